@@ -204,7 +204,7 @@ def score_show(
     >>> score_show(["5H", "5D", "JS", "QC"], "5C", crib=True).total
     20
     >>> score_show(["2H", "4H", "6H", "8H"], "KS").total, score_show(["2H", "4H", "6H", "8H"], "KS", crib=True).total
-    (6, 2)
+    (4, 0)
     """
     cards = tuple([c if type(c) is Card else as_card(c) for c in hand])
     turned = starter if type(starter) is Card else as_card(starter)

@@ -1,0 +1,157 @@
+"""Exact expected values of every discard.
+
+The kept hand is averaged over every possible starter. The crib is averaged over every set of
+cards the other players could throw (drawn from the unseen cards) and every starter: exactly,
+by counting rank multisets and suits, not by sampling.
+
+>>> best = analyze_discards("5H 5D JS QC 7H 8C", dealer=True)[0]
+>>> [str(c) for c in best.discard], round(best.net_ev, 3)
+(['7H', '8C'], 19.614)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from collections.abc import Sequence
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import Card, CardLike, HandSizeError, Rank, as_card, check_distinct
+from .rules import SIX_CARD, RuleSet
+from .tables import rank_index, rank_points_array
+
+_JACK = Rank.JACK
+
+
+@dataclasses.dataclass(frozen=True)
+class DiscardOption:
+    """One way to split a deal: the cards kept, the cards thrown, and their expected points."""
+
+    keep: tuple[Card, ...]
+    """Cards kept for the play and the show."""
+    discard: tuple[Card, ...]
+    """Cards thrown to the crib."""
+    hand_ev: float
+    """Expected show points of the kept cards, over every starter."""
+    crib_ev: float
+    """Expected points of the crib, over every throw of the others and every starter."""
+    net_ev: float
+    """``hand_ev + crib_ev`` for the dealer, ``hand_ev - crib_ev`` for the pone."""
+
+    def to_json(self) -> dict[str, object]:
+        """``{"keep": [...], "discard": ["7H", "8C"], "hand_ev": 12.696, …}``."""
+        return {
+            "keep": [str(c) for c in self.keep],
+            "discard": [str(c) for c in self.discard],
+            "hand_ev": round(self.hand_ev, 3),
+            "crib_ev": round(self.crib_ev, 3),
+            "net_ev": round(self.net_ev, 3),
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class _Unseen:
+    """What is left for the starter and the others' throws: counts by rank and by suit."""
+
+    by_rank: npt.NDArray[np.int64]
+    by_suit: npt.NDArray[np.int64]
+    count: int
+    jack_suits: tuple[int, ...]
+    """Suits whose jack is unseen."""
+
+    @classmethod
+    def outside(cls, cards: Sequence[Card]) -> _Unseen:
+        seen = {c.index for c in cards}
+        unseen = [i for i in range(52) if i not in seen]
+        jack = (_JACK - 1) * 4
+        return cls(
+            by_rank=np.bincount([i // 4 for i in unseen], minlength=13),
+            by_suit=np.bincount([i % 4 for i in unseen], minlength=4),
+            count=len(unseen),
+            jack_suits=tuple(i - jack for i in unseen if jack <= i < jack + 4),
+        )
+
+
+@functools.cache
+def _rank_multisets(size: int) -> npt.NDArray[np.int64]:
+    """Every multiset of ``size`` 0-based ranks, one per row, ascending."""
+    rows = list(itertools.combinations_with_replacement(range(13), size))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), size)
+
+
+def _multiset_weights(multisets: npt.NDArray[np.int64], unseen: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Number of ways to draw each rank multiset from the unseen cards (``unseen[r]`` of rank r)."""
+    weights = np.ones(len(multisets), dtype=np.float64)
+    for r in range(13):
+        taken = (multisets == r).sum(axis=1)
+        weights *= np.array([comb(int(unseen[r]), int(k)) for k in range(5)])[taken]
+    return weights
+
+
+def analyze_discards(
+    deal: Sequence[CardLike] | str, dealer: bool, rules: RuleSet = SIX_CARD
+) -> list[DiscardOption]:
+    """Every discard of a deal with its exact expected points, best first.
+
+    :raises HandSizeError: when the deal is not ``rules.dealt`` cards.
+    :raises InvalidCardError, DuplicateCardError: for bad cards.
+    """
+    cards = [as_card(c) for c in (deal.split() if isinstance(deal, str) else deal)]
+    if len(cards) != rules.dealt:
+        raise HandSizeError(f"a {rules.name} deal has {rules.dealt} cards, got {len(cards)}")
+    check_distinct(cards)
+    unseen = _Unseen.outside(cards)
+    options = []
+    for discard in itertools.combinations(cards, rules.discards):
+        keep = tuple(c for c in cards if c not in discard)
+        hand_ev = _hand_ev(keep, unseen)
+        crib_ev = _crib_ev(discard, rules, unseen)
+        net = hand_ev + crib_ev if dealer else hand_ev - crib_ev
+        options.append(DiscardOption(keep, tuple(discard), float(hand_ev), float(crib_ev), float(net)))
+    options.sort(key=lambda o: -o.net_ev)
+    return options
+
+
+def _hand_ev(keep: tuple[Card, ...], unseen: _Unseen) -> float:
+    """Expected show points of ``keep`` over a starter drawn from the unseen cards."""
+    ranks = np.array([[c.rank - 1 for c in keep] + [s] for s in range(13)])
+    by_ranks = rank_points_array(len(keep) + 1)[rank_index(ranks)]
+    ev = float(by_ranks @ unseen.by_rank) / unseen.count
+    suit = keep[0].suit
+    if all(c.suit is suit for c in keep):
+        ev += len(keep) + unseen.by_suit[suit] / unseen.count
+    ev += sum(unseen.by_suit[c.suit] for c in keep if c.rank is _JACK) / unseen.count
+    return ev
+
+
+def _crib_ev(discard: tuple[Card, ...], rules: RuleSet, unseen: _Unseen) -> float:
+    """Expected crib points: the rest of the crib and the starter drawn from the unseen cards."""
+    others = rules.crib_size - len(discard)
+    draws = comb(unseen.count, others) * (unseen.count - others)
+    # Fifteens, pairs and runs: every rank multiset of the other crib cards, then the starter.
+    multisets = _rank_multisets(others)
+    weights = _multiset_weights(multisets, unseen.by_rank)
+    known = np.array([c.rank - 1 for c in discard])
+    total = 0.0
+    for starter_rank in range(13):
+        left = unseen.by_rank[starter_rank] - (multisets == starter_rank).sum(axis=1)
+        rows = np.column_stack([np.broadcast_to(known, (len(multisets), len(known))), multisets])
+        rows = np.column_stack([rows, np.full(len(multisets), starter_rank)])
+        points = rank_points_array(rules.crib_size + 1)[rank_index(rows)]
+        total += float((weights * left) @ points)
+    ev = total / draws
+    # A crib flush needs every crib card and the starter in one suit.
+    suit = discard[0].suit
+    if all(c.suit is suit for c in discard):
+        same = int(unseen.by_suit[suit])
+        ev += (rules.crib_size + 1) * comb(same, others) * max(same - others, 0) / draws
+    # Nobs: a thrown jack, or an unseen jack among the others' cards, of the starter's suit.
+    ev += sum(unseen.by_suit[c.suit] for c in discard if c.rank is _JACK) / unseen.count
+    for suit_index in unseen.jack_suits:
+        in_crib = others / unseen.count
+        ev += in_crib * (unseen.by_suit[suit_index] - 1) / (unseen.count - 1)
+    return ev
