@@ -9,6 +9,7 @@ fifteen fourteen, fifteen sixteen, and a double pair royal of fives is 28, and o
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -24,6 +25,8 @@ from .cards import (
     Suit,
     as_card,
     check_distinct,
+    parse_rank,
+    split_tokens,
 )
 from .rules import SIX_CARD, RuleSet
 
@@ -280,3 +283,83 @@ def spoken_count(items: Sequence[ScoreItem]) -> str:
         joiner = "and " if phrases else ""
         phrases.append(f"{joiner}{text} is {running}")
     return ", ".join(phrases)
+
+
+# --- rank-only notation: suits unknown ----------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class RankOnlyScore:
+    """The score of ranks without suits: what is certain, and what suits could add.
+
+    >>> print(score_ranks("5 5 5 J", "5"))
+    28; 29 if the jack is the starter's suit
+    """
+
+    certain: int
+    """Points scored whatever the suits."""
+    outcomes: tuple[tuple[int, str], ...]
+    """Each higher total the suits allow, with the condition for it."""
+
+    def __str__(self) -> str:
+        return "; ".join([str(self.certain), *(f"{t} if {why}" for t, why in self.outcomes)])
+
+    def to_json(self) -> dict[str, object]:
+        """``{"certain": 28, "possible": [{"total": 29, "if": "..."}]}``."""
+        return {
+            "certain": self.certain,
+            "possible": [{"total": t, "if": why} for t, why in self.outcomes],
+            "say": str(self),
+        }
+
+
+def score_ranks(
+    hand: Sequence[Rank | int | str] | str,
+    starter: Rank | int | str,
+    crib: bool = False,
+    *,
+    rules: RuleSet = SIX_CARD,
+) -> RankOnlyScore:
+    """Score ranks as the rule books write them (``5-5-5-J``, starter ``5``), suits unknown.
+
+    Every suit assignment is scored with :func:`score_show`; the least total is certain, and
+    each flush or nobs that some assignment allows is listed with its condition.
+
+    :raises InvalidCardError: for an unknown rank.
+    :raises HandSizeError: for the wrong number of ranks, or more than four of a rank.
+    """
+    ranks = [_as_rank(r) for r in (split_tokens(hand) if isinstance(hand, str) else hand)]
+    turned = _as_rank(starter)
+    if Counter([*ranks, turned]).most_common(1)[0][1] > 4:
+        raise HandSizeError("more than four cards of one rank")
+    found: dict[tuple[int, int], int] = {}
+    for suits in itertools.product(Suit, repeat=len(ranks) + 1):
+        cards = [Card(r, s) for r, s in zip([*ranks, turned], suits, strict=True)]
+        if len(set(cards)) < len(cards):
+            continue
+        breakdown = score_show(cards[:-1], cards[-1], crib, rules=rules)
+        by_kind = breakdown.points_by_kind()
+        found[(by_kind.get(Kind.FLUSH, 0), by_kind.get(Kind.NOBS, 0))] = breakdown.total
+    certain = found.pop((0, 0))
+    jacks = ranks.count(Rank.JACK)
+    outcomes = sorted(
+        (total, _condition(flush, nobs, len(ranks), jacks)) for (flush, nobs), total in found.items()
+    )
+    return RankOnlyScore(certain, tuple(outcomes))
+
+
+def _as_rank(rank: Rank | int | str) -> Rank:
+    if isinstance(rank, str):
+        return parse_rank(rank)
+    return Rank(rank)
+
+
+def _condition(flush: int, nobs: int, size: int, jacks: int) -> str:
+    parts = []
+    if flush == size:
+        parts.append("the hand is all one suit")
+    elif flush:
+        parts.append("all the cards are one suit")
+    if nobs:
+        parts.append(f"{'the' if jacks == 1 else 'a'} jack is the starter's suit")
+    return " and ".join(parts)
