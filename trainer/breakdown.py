@@ -7,10 +7,29 @@ import enum
 
 from .cards import Card
 
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
+_NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 
 
 def number_words(n: int) -> str:
@@ -98,4 +117,8 @@ class ScoreItem:
 
     def to_json(self) -> dict[str, object]:
         """``{"kind": "fifteen", "cards": ["5H", "JS"], "points": 2}``."""
-        return {"kind": self.kind.value, "cards": [str(c) for c in self.cards], "points": self.points}
+        return {
+            "kind": self.kind.value,
+            "cards": [str(c) for c in self.cards],
+            "points": self.points,
+        }

@@ -14,7 +14,6 @@ import dataclasses
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 
 class InvalidCardError(ValueError):
@@ -188,7 +187,7 @@ _PARSED: dict[str, Card] = {
 }
 _PARSED |= {key.lower(): card for key, card in _PARSED.items()}
 
-CardLike = Union[Card, str]
+CardLike = Card | str
 """A card object or its notation (``"5H"``)."""
 
 _SEPARATORS = re.compile(r"[\s,;\-–]+")

@@ -58,7 +58,7 @@ class _Unseen:
     """What is left for the starter and the others' throws: counts by rank and by suit."""
 
     by_rank: npt.NDArray[np.int64]
-    by_suit: npt.NDArray[np.int64]
+    by_suit: tuple[int, ...]
     count: int
     jack_suits: tuple[int, ...]
     """Suits whose jack is unseen."""
@@ -70,7 +70,7 @@ class _Unseen:
         jack = (_JACK - 1) * 4
         return cls(
             by_rank=np.bincount([i // 4 for i in unseen], minlength=13),
-            by_suit=np.bincount([i % 4 for i in unseen], minlength=4),
+            by_suit=tuple(int(n) for n in np.bincount([i % 4 for i in unseen], minlength=4)),
             count=len(unseen),
             jack_suits=tuple(i - jack for i in unseen if jack <= i < jack + 4),
         )
@@ -83,7 +83,9 @@ def _rank_multisets(size: int) -> npt.NDArray[np.int64]:
     return np.array(rows, dtype=np.int64).reshape(len(rows), size)
 
 
-def _multiset_weights(multisets: npt.NDArray[np.int64], unseen: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+def _multiset_weights(
+    multisets: npt.NDArray[np.int64], unseen: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
     """Number of ways to draw each rank multiset from the unseen cards (``unseen[r]`` of rank r)."""
     weights = np.ones(len(multisets), dtype=np.float64)
     for r in range(13):
@@ -111,7 +113,9 @@ def analyze_discards(
         hand_ev = _hand_ev(keep, unseen)
         crib_ev = _crib_ev(discard, rules, unseen)
         net = hand_ev + crib_ev if dealer else hand_ev - crib_ev
-        options.append(DiscardOption(keep, tuple(discard), float(hand_ev), float(crib_ev), float(net)))
+        options.append(
+            DiscardOption(keep, tuple(discard), float(hand_ev), float(crib_ev), float(net))
+        )
     options.sort(key=lambda o: -o.net_ev)
     return options
 

@@ -315,7 +315,7 @@ def _raw_pegging(rng: random.Random) -> Deal:
 
 DAILY_KINDS: tuple[DrillKind, ...] = ("hand", "hand", "crib", "pegging", "discard", "hand")
 """The drills of a daily challenge, in order."""
-_DAILY_LEVELS = (
+DAILY_LEVELS = (
     Difficulty.BEGINNER,
     Difficulty.STANDARD,
     Difficulty.STANDARD,
@@ -335,7 +335,7 @@ def daily(date: str) -> list[Deal]:
     crib_focus = Category.CRIB_FLUSH if int(date[-1:] or 0) % 2 else None
     return [
         deal(kind, rng, level, crib_focus if kind == "crib" else None)
-        for kind, level in zip(DAILY_KINDS, _DAILY_LEVELS, strict=True)
+        for kind, level in zip(DAILY_KINDS, DAILY_LEVELS, strict=True)
     ]
 
 

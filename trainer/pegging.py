@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from .breakdown import Kind, ScoreItem
@@ -56,7 +57,7 @@ def score_peg(pile: Sequence[CardLike], card: CardLike) -> tuple[ScoreItem, ...]
     for length in range(len(cards), 2, -1):
         tail = cards[-length:]
         ranks = sorted(c.rank for c in tail)
-        if all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False)):
+        if all(b == a + 1 for a, b in itertools.pairwise(ranks)):
             items.append(ScoreItem(Kind.RUN, tuple(tail), length))
             break
     return tuple(items)
@@ -132,7 +133,8 @@ def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
 
     :raises IllegalPlayError: for a card that would pass 31, or a go with nothing played.
 
-    >>> [(p.card and str(p.card), p.points) for p in score_sequence(["10H", "KD", "9C", "go", "5S"], end=True)]
+    >>> pegs = score_sequence(["10H", "KD", "9C", "go", "5S"], end=True)
+    >>> [(p.card and str(p.card), p.points) for p in pegs]
     [('10H', 0), ('KD', 0), ('9C', 0), (None, 1), ('5S', 1)]
     """
     count = _Count()
@@ -159,7 +161,9 @@ def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
     return pegs
 
 
-def play_out(pone: Sequence[CardLike], dealer: Sequence[CardLike], order: Sequence[CardLike]) -> list[Peg]:
+def play_out(
+    pone: Sequence[CardLike], dealer: Sequence[CardLike], order: Sequence[CardLike]
+) -> list[Peg]:
     """Score a whole play from both hands and the order the cards were played.
 
     The pone leads. Goes are found from the hands: a player who cannot play without passing
@@ -199,7 +203,11 @@ def play_out(pone: Sequence[CardLike], dealer: Sequence[CardLike], order: Sequen
         hands[owner].remove(card)
         pegs.append(count.play(card, owner))
         other = 1 - owner
-        turn = other if count.total == 0 or any(count.total + c.value <= 31 for c in hands[other]) else owner
+        turn = (
+            other
+            if count.total == 0 or any(count.total + c.value <= 31 for c in hands[other])
+            else owner
+        )
     if pegs and not hands[0] and not hands[1]:
         _last_card(pegs)
     return pegs

@@ -4,7 +4,8 @@
 29
 >>> print(score_show(["5H", "5D", "5C", "JS"], "5S").say())  # doctest: +NORMALIZE_WHITESPACE
 fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen twelve,
-fifteen fourteen, fifteen sixteen, and a double pair royal of fives is 28, and one for his nobs is 29
+fifteen fourteen, fifteen sixteen, and a double pair royal of fives is 28,
+and one for his nobs is 29
 """
 
 from __future__ import annotations
@@ -206,7 +207,8 @@ def score_show(
 
     >>> score_show(["5H", "5D", "JS", "QC"], "5C", crib=True).total
     20
-    >>> score_show(["2H", "4H", "6H", "8H"], "KS").total, score_show(["2H", "4H", "6H", "8H"], "KS", crib=True).total
+    >>> flush = ["2H", "4H", "6H", "8H"]
+    >>> score_show(flush, "KS").total, score_show(flush, "KS", crib=True).total
     (4, 0)
     """
     cards = tuple([c if type(c) is Card else as_card(c) for c in hand])
@@ -276,7 +278,9 @@ def spoken_count(items: Sequence[ScoreItem]) -> str:
         length = runs[0].points
         name = _RUN_MULTIPLES[len(runs)]
         groups.append((f"{name} of {number_words(length)}", length * len(runs)))
-    groups += [(f"a flush of {number_words(i.points)}", i.points) for i in items if i.kind is Kind.FLUSH]
+    groups += [
+        (f"a flush of {number_words(i.points)}", i.points) for i in items if i.kind is Kind.FLUSH
+    ]
     groups += [("one for his nobs", 1) for i in items if i.kind is Kind.NOBS]
     for text, points in groups:
         running += points
@@ -343,7 +347,8 @@ def score_ranks(
     certain = found.pop((0, 0))
     jacks = ranks.count(Rank.JACK)
     outcomes = sorted(
-        (total, _condition(flush, nobs, len(ranks), jacks)) for (flush, nobs), total in found.items()
+        (total, _condition(flush, nobs, len(ranks), jacks))
+        for (flush, nobs), total in found.items()
     )
     return RankOnlyScore(certain, tuple(outcomes))
 
@@ -359,7 +364,7 @@ def _condition(flush: int, nobs: int, size: int, jacks: int) -> str:
     if flush == size:
         parts.append("the hand is all one suit")
     elif flush:
-        parts.append("all the cards are one suit")
+        parts.append(f"all {number_words(size + 1)} cards are one suit")
     if nobs:
         parts.append(f"{'the' if jacks == 1 else 'a'} jack is the starter's suit")
     return " and ".join(parts)

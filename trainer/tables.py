@@ -78,7 +78,8 @@ def rank_points(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
     """Fifteens + pairs + runs of each row of card indices (4 or 5 cards, starter included)."""
     cards = np.asarray(cards)
     table = rank_points_array(cards.shape[1])
-    return table[rank_index(cards // 4)]
+    points: npt.NDArray[np.int8] = table[rank_index(cards // 4)]
+    return points
 
 
 def suit_points(
@@ -94,7 +95,7 @@ def suit_points(
         hand_flush &= suits[:, column] == suits[:, 0]
         nobs += (hands[:, column] // 4 == _JACK) & (suits[:, column] == starter_suits)
     with_starter = hand_flush & (starter_suits == suits[:, 0])
-    points = nobs + with_starter.astype(np.int8) * np.int8(size + 1)
+    points: npt.NDArray[np.int8] = nobs + with_starter.astype(np.int8) * np.int8(size + 1)
     if not crib:
         points += (hand_flush & ~with_starter).astype(np.int8) * np.int8(size)
     return points

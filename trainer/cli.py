@@ -1,0 +1,256 @@
+"""The ``crib`` command: score, discard, peg, stats, serve, read, eval-vision.
+
+Every subcommand takes ``--json``. ``crib score --json -`` and ``crib discard --json -`` read one
+deal per line from standard input and answer one JSON object per line; a bad line gets an
+``{"error": ...}`` object and the rest is still scored. Bad input otherwise gets one line on
+standard error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import TextIO
+
+from .cards import Card, as_card, check_distinct, parse_deal, split_tokens
+from .discard import analyze_discards
+from .pegging import GO, score_sequence
+from .rules import RULESETS, get_rules
+from .show import Breakdown, score_ranks, score_show
+from .stats import score_distribution
+
+EXIT_USAGE = 2
+
+
+class _CliError(Exception):
+    """A problem to report in one line."""
+
+
+def _is_rank_only(tokens: Sequence[str]) -> bool:
+    return all(
+        t.strip().upper() in {"A", "T", "J", "Q", "K", *map(str, range(2, 11))} for t in tokens
+    )
+
+
+def _split_deal(text: str, starter: str | None) -> tuple[list[Card], Card]:
+    hand, turned = parse_deal(text)
+    if starter is not None:
+        if turned is not None:
+            raise ValueError("give the starter after '|' or with --starter, not both")
+        turned = as_card(starter)
+    elif turned is None:
+        if not hand:
+            raise ValueError("no cards given")
+        hand, turned = hand[:-1], hand[-1]
+    check_distinct([*hand, turned])
+    return hand, turned
+
+
+def _score_line(text: str, args: argparse.Namespace) -> dict[str, object] | Breakdown | str:
+    tokens = split_tokens(text.replace("|", " "))
+    if tokens and _is_rank_only(tokens) and (args.starter is None or _is_rank_only([args.starter])):
+        ranks = tokens if args.starter is not None else tokens[:-1]
+        starter = args.starter if args.starter is not None else tokens[-1]
+        result = score_ranks(ranks, starter, args.crib, rules=args.rules)
+        return result.to_json() if args.json else str(result)
+    hand, turned = _split_deal(text, args.starter)
+    return score_show(hand, turned, args.crib, rules=args.rules)
+
+
+def _format_breakdown(b: Breakdown) -> str:
+    what = "crib" if b.crib else "hand"
+    lines = [
+        f"{' '.join(c.unicode() for c in b.hand)} | {b.starter.unicode()}  ({what}, {b.rules.name})"
+    ]
+    for item in b.items:
+        cards = " ".join(c.unicode() for c in item.cards)
+        lines.append(f"  {item.kind.value:<18} {cards:<16} {item.points:>2}")
+    lines.append(f"total {b.total}")
+    lines.append(b.say())
+    return "\n".join(lines)
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    def one(text: str) -> str:
+        result = _score_line(text, args)
+        if isinstance(result, Breakdown):
+            return json.dumps(result.to_json()) if args.json else _format_breakdown(result)
+        return json.dumps(result) if isinstance(result, dict) else result
+
+    return _run_lines(args, out, one)
+
+
+def _cmd_discard(args: argparse.Namespace, out: TextIO) -> int:
+    def one(text: str) -> str:
+        options = analyze_discards(split_tokens(text), dealer=not args.pone, rules=args.rules)
+        if args.json:
+            return json.dumps({"options": [o.to_json() for o in options]})
+        role = "pone" if args.pone else "dealer"
+        lines = [f"{'discard':<10}{'keep':<16}{'hand':>8}{'crib':>8}{'net':>8}   ({role})"]
+        for o in options:
+            thrown = " ".join(c.unicode() for c in o.discard)
+            kept = " ".join(c.unicode() for c in o.keep)
+            lines.append(f"{thrown:<10}{kept:<16}{o.hand_ev:8.3f}{o.crib_ev:8.3f}{o.net_ev:8.3f}")
+        return "\n".join(lines)
+
+    return _run_lines(args, out, one)
+
+
+def _run_lines(args: argparse.Namespace, out: TextIO, one: Callable[[str], str]) -> int:
+    """Answer the cards on the command line, or one deal per line of standard input for ``-``."""
+    if args.cards != ["-"]:
+        print(one(" ".join(args.cards)), file=out)
+        return 0
+    for line in _input_lines(sys.stdin):
+        try:
+            print(one(line), file=out)
+        except ValueError as e:
+            print(
+                json.dumps({"error": str(e), "input": line}) if args.json else f"error: {e}",
+                file=out,
+            )
+    return 0
+
+
+def _input_lines(stream: TextIO) -> Iterator[str]:
+    for line in stream:
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield line.strip()
+
+
+def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
+    tokens = [GO if t.lower() == GO else t for t in split_tokens(" ".join(args.cards))]
+    pegs = score_sequence(tokens, end=args.end)
+    totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
+    if args.json:
+        print(json.dumps({"pegs": [p.to_json() for p in pegs], "totals": totals}), file=out)
+        return 0
+    for p in pegs:
+        card = p.card.unicode() if p.card else "go"
+        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items)
+        print(
+            f"P{p.player + 1} {card:<4} count {p.count:>2}  {p.points:>2}  {what}".rstrip(),
+            file=out,
+        )
+    print(f"pegged: P1 {totals[0]}, P2 {totals[1]}", file=out)
+    return 0
+
+
+def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
+    dist = score_distribution(crib=args.crib, rules=args.rules)
+    if args.json:
+        print(json.dumps(dist.to_json()), file=out)
+        return 0
+    what = "crib" if args.crib else "hand"
+    print(
+        f"{what} scores, {args.rules.name}: {dist.total:,} combinations, mean {dist.mean:.6f}",
+        file=out,
+    )
+    for points, count in enumerate(dist.counts):
+        print(f"{points:>3} {count:>12,}", file=out)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from web.serve import serve
+
+    serve(args.host, args.port, args.workers)
+    return 0
+
+
+def _cmd_read(args: argparse.Namespace, out: TextIO) -> int:
+    from vision.cli import read_photos
+
+    status: int = read_photos(args, out)
+    return status
+
+
+def _cmd_eval_vision(args: argparse.Namespace, out: TextIO) -> int:
+    from vision.evaluate import main as evaluate
+
+    status: int = evaluate([args.directory])
+    return status
+
+
+def _rules(name: str) -> object:
+    try:
+        return get_rules(name)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``crib`` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    ruled = argparse.ArgumentParser(add_help=False)
+    ruled.add_argument(
+        "--rules", type=_rules, default="six-card", help=f"rule set: {', '.join(RULESETS)}"
+    )
+
+    score = sub.add_parser("score", parents=[common, ruled], help="score a hand or crib")
+    score.add_argument(
+        "cards", nargs="+", help="cards, last one the starter (or '| S'); '-' reads stdin"
+    )
+    score.add_argument("--starter", help="the starter card")
+    score.add_argument("--crib", action="store_true", help="score as a crib")
+    score.set_defaults(run=_cmd_score)
+
+    discard = sub.add_parser(
+        "discard", parents=[common, ruled], help="expected value of each discard"
+    )
+    discard.add_argument("cards", nargs="+", help="the dealt cards; '-' reads stdin")
+    role = discard.add_mutually_exclusive_group()
+    role.add_argument("--dealer", action="store_true", help="the crib is yours (default)")
+    role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
+    discard.set_defaults(run=_cmd_discard)
+
+    peg = sub.add_parser("peg", parents=[common], help="score cards in the order played")
+    peg.add_argument(
+        "cards", nargs="+", help="cards in play order, players alternating; 'go' marks a go"
+    )
+    peg.add_argument(
+        "--end", action="store_true", help="the last card ends the play (one for last)"
+    )
+    peg.set_defaults(run=_cmd_peg)
+
+    stats = sub.add_parser("stats", parents=[common, ruled], help="exact score distribution")
+    stats.add_argument("--crib", action="store_true", help="crib scores instead of hand scores")
+    stats.set_defaults(run=_cmd_stats)
+
+    serve = sub.add_parser("serve", help="run the web trainer")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=2)
+    serve.set_defaults(run=_cmd_serve)
+
+    read = sub.add_parser("read", parents=[common], help="read cards from photos and score them")
+    read.add_argument("photos", nargs="+", help="photo files")
+    read.add_argument("--starter", help="the starter card (default: the card set apart)")
+    read.add_argument("--crib", action="store_true", help="score as a crib")
+    read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
+    read.set_defaults(run=_cmd_read)
+
+    evaluate = sub.add_parser("eval-vision", help="measure the card reader on labelled photos")
+    evaluate.add_argument("directory", help="folder with images/ and labels.json")
+    evaluate.set_defaults(run=_cmd_eval_vision)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the ``crib`` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args, out or sys.stdout)
+    except (ValueError, OSError) as e:
+        print(f"crib {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
