@@ -16,7 +16,7 @@ from typing import TextIO
 
 from .cards import Card, as_card, check_distinct, parse_deal, split_tokens
 from .discard import analyze_discards
-from .pegging import GO, score_sequence
+from .pegging import GO, play_out, score_sequence
 from .rules import RULESETS, get_rules
 from .show import Breakdown, score_ranks, score_show
 from .stats import score_distribution
@@ -122,7 +122,14 @@ def _input_lines(stream: TextIO) -> Iterator[str]:
 
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
     tokens = [GO if t.lower() == GO else t for t in split_tokens(" ".join(args.cards))]
-    pegs = score_sequence(tokens, end=args.end)
+    if (args.pone_hand is None) != (args.dealer_hand is None):
+        raise ValueError("give both --pone-hand and --dealer-hand, or neither")
+    if args.pone_hand is not None:
+        if GO in tokens:
+            raise ValueError("with both hands given, goes are found from the hands: leave out 'go'")
+        pegs = play_out(split_tokens(args.pone_hand), split_tokens(args.dealer_hand), tokens)
+    else:
+        pegs = score_sequence(tokens, end=args.end)
     totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
     if args.json:
         print(json.dumps({"pegs": [p.to_json() for p in pegs], "totals": totals}), file=out)
@@ -216,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     peg.add_argument(
         "--end", action="store_true", help="the last card ends the play (one for last)"
     )
+    peg.add_argument("--pone-hand", help="the pone's cards: check legality, find the goes")
+    peg.add_argument("--dealer-hand", help="the dealer's cards (with --pone-hand)")
     peg.set_defaults(run=_cmd_peg)
 
     stats = sub.add_parser("stats", parents=[common, ruled], help="exact score distribution")

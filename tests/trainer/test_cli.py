@@ -1,0 +1,135 @@
+"""The ``crib`` command: output, JSON shapes, standard-input mode and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from trainer import score_show
+from trainer.cli import main
+from trainer.discard import analyze_discards
+from trainer.pegging import score_sequence
+
+
+def run(
+    argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str]:
+    """Run ``crib`` in-process; returns the exit status and standard output."""
+    if monkeypatch is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    out = io.StringIO()
+    return main(argv, out), out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv, hand, starter, crib",
+    [
+        (["score", "5H", "5D", "5C", "JS", "5S"], "5H 5D 5C JS", "5S", False),
+        (["score", "5H 5D 5C JS | 5S"], "5H 5D 5C JS", "5S", False),
+        (["score", "5H", "5D", "5C", "JS", "--starter", "5S"], "5H 5D 5C JS", "5S", False),
+        (["score", "--crib", "2H 3H 4H 5H | 6D"], "2H 3H 4H 5H", "6D", True),
+        (["score", "4h,4d,5c,5s,6h"], "4H 4D 5C 5S", "6H", False),
+    ],
+)
+def test_score_json_matches_engine(argv: list[str], hand: str, starter: str, crib: bool) -> None:
+    """``crib score --json`` prints the engine's breakdown, however the cards are typed."""
+    status, out = run([*argv, "--json"])
+    assert status == 0
+    expected = score_show(hand.split(), starter, crib)
+    assert json.loads(out) == json.loads(json.dumps(expected.to_json()))
+
+
+def test_score_text_ends_with_spoken_count() -> None:
+    """The text output lists items, the total and the count said aloud."""
+    status, out = run(["score", "5H", "5D", "5C", "JS", "5S"])
+    assert status == 0
+    lines = out.splitlines()
+    assert "total 29" in lines
+    assert lines[-1].endswith("and one for his nobs is 29")
+
+
+def test_rank_only_notation() -> None:
+    """Ranks without suits give what is certain and what the suits could add."""
+    assert run(["score", "5-5-5-J", "5"])[1].strip() == "28; 29 if the jack is the starter's suit"
+
+
+def test_score_stdin_keeps_going_after_a_bad_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In ``-`` mode each line gets a JSON object; a bad line an error, the rest still scored."""
+    lines = "5H 5D 5C JS 5S\n5H 5H 5C JS 5S\nZZ 1 2\n4H 4D 5C 5S 6H\n"
+    status, out = run(["score", "--json", "-"], lines, monkeypatch)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 0
+    assert [a.get("total") for a in answers] == [29, None, None, 24]
+    assert "twice" in answers[1]["error"]
+    assert "unknown rank" in answers[2]["error"]
+
+
+def test_discard_json_matches_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``crib discard --json -`` answers one deal per line, best option first."""
+    deals = ["5H 5D JS QC 7H 8C", "AS 2S 3S 4S 5S 6S"]
+    status, out = run(["discard", "--json", "--pone", "-"], "\n".join(deals), monkeypatch)
+    assert status == 0
+    for deal, line in zip(deals, out.splitlines(), strict=True):
+        expected = [o.to_json() for o in analyze_discards(deal, dealer=False)]
+        assert json.loads(line)["options"] == expected
+
+
+def test_peg_json_matches_engine() -> None:
+    """``crib peg --json`` gives each card with the count and what it pegs."""
+    tokens = ["3H", "6D", "4C", "5S", "2H"]
+    status, out = run(["peg", "--json", *tokens])
+    assert status == 0
+    pegs = json.loads(out)["pegs"]
+    assert pegs == [p.to_json() for p in score_sequence(tokens)]
+    assert [p["points"] for p in pegs] == [0, 0, 0, 4, 5]
+
+
+def test_peg_with_hands_finds_the_go() -> None:
+    """With both hands, goes are found and out-of-turn plays refused."""
+    hands = ["--pone-hand", "10H 9C 5D 2S", "--dealer-hand", "JD 6C 4H AS"]
+    status, out = run(["peg", "--json", *hands, "10H", "JD", "9C", "AS", "5D", "4H", "2S", "6C"])
+    assert status == 0
+    assert json.loads(out)["totals"] == [3, 2]
+    assert run(["peg", *hands, "10H", "JD", "9C", "2S"])[0] == 2
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["score", "5H", "5D", "1C", "JS", "5S"], "unknown rank '1'"),
+        (["score", "5H", "5D", "5C", "JS", "5H"], "card given twice"),
+        (["score", "5H", "5D", "5C"], "has 4 cards, got 2"),
+        (["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"], "has 4 cards, got 5"),
+        (["discard", "5H", "5D"], "has 6 cards, got 2"),
+        (["peg", "10H", "KD", "9C", "5S"], "past 31"),
+        (["peg", "go"], "go needs a card"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad input: exit status 2 and one clear line on standard error, no traceback."""
+    status, out = run(argv)
+    err = capsys.readouterr().err
+    assert status == 2
+    assert out == ""
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_installed_console_script() -> None:
+    """The ``crib`` entry point runs as a program and prints the stats JSON shape."""
+    result = subprocess.run(
+        [sys.executable, "-m", "trainer.cli", "stats", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    stats = json.loads(result.stdout)
+    assert stats["total"] == 12_994_800
+    assert stats["counts"]["29"] == 4
+    assert stats["mean"] == 4.769152
