@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from .breakdown import Kind, ScoreItem
 from .cards import DECK, Card, HandSizeError, Suit, as_card, check_distinct
+from .discard import analyze_discards
+from .pegging import score_peg
 from .show import Breakdown, score_show
 
 DrillKind = Literal["hand", "crib", "pegging", "discard"]
@@ -135,8 +137,6 @@ class Deal:
 
         :raises ValueError: for drills other than pegging.
         """
-        from .pegging import score_peg
-
         if self.played is None:
             raise ValueError(f"a {self.kind} drill has no card played")
         return tuple(score_peg(self.cards, self.played))
@@ -472,21 +472,25 @@ def explain_shortfall(items: Sequence[ScoreItem], short: int) -> tuple[ScoreItem
     """The fewest items adding up to ``short`` points, preferring the easily overlooked.
 
     A player who types only a total never says which items they saw; this is the likeliest
-    story, and empty when no set of items adds up to the shortfall.
+    story. When no set of items adds up to exactly ``short`` (the player also counted
+    something that is not there), the set coming closest is given.
 
     >>> from trainer.show import score_show
     >>> items = score_show(["5H", "5D", "5C", "JS"], "5S").items
     >>> [repr(i) for i in explain_shortfall(items, 1)]
     ["ScoreItem(Kind.NOBS, 'JS', 1)"]
     """
+    if short <= 0:
+        return ()
     order = sorted(range(len(items)), key=lambda i: _overlooked_rank(items[i]))
     best: dict[int, tuple[int, ...]] = {0: ()}
     for index in order:
         for total, chosen in list(best.items()):
             reach = total + items[index].points
-            if reach <= short and (reach not in best or len(best[reach]) > len(chosen) + 1):
+            if reach not in best or len(best[reach]) > len(chosen) + 1:
                 best[reach] = (*chosen, index)
-    return tuple(items[i] for i in sorted(best.get(short, ()))) if short > 0 else ()
+    closest = min(best, key=lambda total: (abs(total - short), -total))
+    return tuple(items[i] for i in sorted(best[closest]))
 
 
 def _overlooked_rank(item: ScoreItem) -> tuple[int, int]:
@@ -495,8 +499,6 @@ def _overlooked_rank(item: ScoreItem) -> tuple[int, int]:
 
 
 def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
-    from .discard import analyze_discards
-
     tokens = answer.get("discard")
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
         raise ValueError(f"'discard' must be a list of two cards, got {tokens!r}")

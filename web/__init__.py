@@ -1,0 +1,59 @@
+"""The web trainer: daily challenge, drills, progress, and the score calculator.
+
+``create_app()`` is the factory (``flask --app web run`` for development; ``crib serve`` runs
+it on gunicorn).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: config, instance folder, database, blueprints.
+
+    Config comes from ``test_config`` when given, otherwise from ``instance/config.py`` and the
+    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``).
+    """
+    app = Flask(__name__, instance_relative_config=True)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
+        MAX_CONTENT_LENGTH=10 * 1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("CRIB")
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
+
+    from . import api, auth, db, drills, errors, pages
+
+    db.init_app(app)
+    errors.init_app(app)
+    for blueprint in (pages.bp, drills.bp, api.bp, auth.bp):
+        app.register_blueprint(blueprint)
+    return app
+
+
+def _persisted_secret(path: Path) -> str:
+    """The instance's own secret key, generated on first start and kept (mode 600)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key

@@ -1,0 +1,140 @@
+"""The JSON API the pages use: scoring, drills, answers, the daily challenge."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from flask import Blueprint, abort, request
+from sqlalchemy.exc import IntegrityError
+
+from trainer import score_show
+from trainer.breakdown import RULE_TEXT
+from trainer.drills import KINDS, Difficulty
+from trainer.pegging import score_sequence
+from trainer.show import spoken_count
+
+from . import progress, training
+from .auth import current_player_id, known_player_id
+from .db import get_session
+from .models import Drill
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+RULES_BY_KIND = {kind.value: text for kind, text in RULE_TEXT.items()}
+
+
+def _json_body() -> dict[str, Any]:
+    """The request's JSON object, or a 400 saying what is wrong with it."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "expected a JSON object body (Content-Type: application/json)")
+    return data
+
+
+def _choice(name: str, allowed: tuple[str, ...], default: str) -> str:
+    value = request.args.get(name, default)
+    if value not in allowed:
+        abort(400, f"unknown {name} {value!r} (use one of: {', '.join(allowed)})")
+    return value
+
+
+@bp.post("/score")
+def score() -> dict[str, Any]:
+    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``."""
+    data = _json_body()
+    hand, starter = data.get("hand"), data.get("starter")
+    if not isinstance(hand, list) or not isinstance(starter, str):
+        abort(400, "give 'hand' as a list of cards and 'starter' as one card")
+    result = score_show(hand, starter, crib=bool(data.get("crib", False))).to_json()
+    result["rule_text"] = RULES_BY_KIND
+    return result
+
+
+@bp.post("/pegging")
+def pegging() -> dict[str, Any]:
+    """Score a play: ``{"play": ["5H", "10S", "go", ...], "end": true}``, players alternating."""
+    data = _json_body()
+    play = data.get("play")
+    if not isinstance(play, list) or not play or not all(isinstance(t, str) for t in play):
+        abort(400, "give 'play' as a list of cards and 'go'")
+    pegs = score_sequence(play, end=bool(data.get("end", False)))
+    return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
+
+
+@bp.get("/drills/next")
+def next_drill() -> dict[str, Any]:
+    """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
+    kind = _choice("kind", KINDS, "hand")
+    level = _choice("difficulty", tuple(d.value for d in Difficulty), "standard")
+    mode = _choice("mode", ("practice", "sprint"), "practice")
+    drill = training.deal_next(
+        get_session(),
+        current_player_id(),
+        kind,
+        Difficulty(level),
+        mode,  # type: ignore[arg-type]
+    )
+    return training.drill_json(drill)
+
+
+@bp.post("/drills/<int:drill_id>/answer")
+def answer(drill_id: int) -> dict[str, Any]:
+    """Answer a drill once: ``{"points": 12}`` or ``{"discard": ["7H", "8C"]}``."""
+    data = _json_body()
+    db = get_session()
+    drill = db.get(Drill, drill_id)
+    if drill is None:
+        abort(404, f"no drill {drill_id}")
+    if drill.player_id != known_player_id():
+        abort(403, f"drill {drill_id} was dealt to another player")
+    if training.answered(db, [drill_id]):
+        abort(409, f"drill {drill_id} is already answered")
+    try:
+        grade, stored = training.record_answer(db, drill, data)
+    except IntegrityError:
+        db.rollback()
+        abort(409, f"drill {drill_id} is already answered")
+    result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": stored.seconds}
+    if drill.kind in ("hand", "crib"):
+        result["say"] = spoken_count(grade.items)
+    if data.get("muggins") and drill.kind != "discard":
+        result["muggins"] = {"you": min(grade.claimed, grade.total), "opponent": grade.under}
+    result["rule_text"] = {k: RULES_BY_KIND[k] for k in {i["kind"] for i in result["items"]}}
+    return result
+
+
+def _daily_date() -> str:
+    """``?date=`` (the player's local date, within a day of UTC) or today's UTC date."""
+    today = training.today()
+    date = request.args.get("date", today)
+    try:
+        day = datetime.date.fromisoformat(date)
+    except ValueError:
+        abort(400, f"bad date {date!r} (use YYYY-MM-DD)")
+    if abs((day - datetime.date.fromisoformat(today)).days) > 1:
+        abort(400, f"the daily challenge for {date} is not open (today is {today})")
+    return day.isoformat()
+
+
+@bp.get("/daily")
+def daily() -> dict[str, Any]:
+    """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
+    date = _daily_date()
+    player_id = current_player_id()
+    db = get_session()
+    dealt = training.daily_set(db, player_id, date)
+    answers = training.answered(db, [d.id for d in dealt])
+    return {
+        "date": date,
+        "drills": [
+            {**training.drill_json(d), "answered": d.id in answers, "correct": _correct(answers, d)}
+            for d in dealt
+        ],
+        "summary": progress.daily_summary(db, player_id, date, dealt, answers),
+    }
+
+
+def _correct(answers: dict[int, Any], drill: Drill) -> bool | None:
+    answer = answers.get(drill.id)
+    return None if answer is None else bool(answer.correct)

@@ -1,0 +1,128 @@
+"""Players: a guest at once, registration that keeps the guest's progress, log in and out."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from sqlalchemy import delete, select, update
+from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
+
+from . import training
+from .db import get_session
+from .models import Answer, Drill, Player
+
+bp = Blueprint("auth", __name__, url_prefix="/auth")
+
+_USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
+
+
+def known_player_id() -> int | None:
+    """The id of the player on this browser, if they have one that still exists."""
+    player_id = session.get("player_id")
+    if player_id is not None and get_session().get(Player, player_id) is not None:
+        return int(player_id)
+    return None
+
+
+def current_player_id() -> int:
+    """The id of the player on this browser, making them a guest on their first visit."""
+    player_id = known_player_id()
+    if player_id is not None:
+        return player_id
+    db = get_session()
+    player = Player(created_at=time.time())
+    db.add(player)
+    db.commit()
+    session.permanent = True
+    session["player_id"] = player.id
+    return player.id
+
+
+def current_player() -> Player | None:
+    """The player on this browser, if any (guests included); no guest is created."""
+    player_id = session.get("player_id")
+    return None if player_id is None else get_session().get(Player, player_id)
+
+
+def _form_problem(username: str, password: str) -> str | None:
+    if not _USERNAME.fullmatch(username):
+        return "Username: 3 to 40 letters, digits, dots, dashes or underscores."
+    if len(password) < 8:
+        return "Password: at least 8 characters."
+    return None
+
+
+@bp.route("/register", methods=("GET", "POST"))
+def register() -> str | Response:
+    """Register; a guest's progress becomes the new account's."""
+    if request.method == "POST":
+        username = request.form.get("username", "").strip()
+        password = request.form.get("password", "")
+        db = get_session()
+        error = _form_problem(username, password)
+        if error is None and db.scalar(select(Player.id).where(Player.username == username)):
+            error = f"The username {username!r} is taken."
+        if error is None:
+            player = current_player()
+            if player is None or player.username is not None:
+                player = Player(created_at=time.time())
+                db.add(player)
+            player.username = username
+            player.password_hash = generate_password_hash(password)
+            db.commit()
+            session.clear()
+            session.permanent = True
+            session["player_id"] = player.id
+            session["username"] = username
+            return redirect(url_for("pages.progress"))
+        flash(error)
+    return render_template("auth/register.html")
+
+
+@bp.route("/login", methods=("GET", "POST"))
+def login() -> str | Response:
+    """Log in; anything done as a guest on this browser moves to the account."""
+    if request.method == "POST":
+        username = request.form.get("username", "").strip()
+        db = get_session()
+        player = db.scalar(select(Player).where(Player.username == username))
+        if player is None or not check_password_hash(
+            player.password_hash or "", request.form.get("password", "")
+        ):
+            flash("Unknown username or wrong password.")
+            return render_template("auth/login.html"), 401  # type: ignore[return-value]
+        guest = current_player()
+        if guest is not None and guest.username is None and guest.id != player.id:
+            _merge_guest(guest.id, player.id)
+        session.clear()
+        session.permanent = True
+        session["player_id"] = player.id
+        session["username"] = username
+        return redirect(url_for("pages.home"))
+    return render_template("auth/login.html")
+
+
+def _merge_guest(guest_id: int, player_id: int) -> None:
+    """Move a guest's drills and answers to ``player_id`` (the account's daily deals win)."""
+    db = get_session()
+    taken = select(Drill.daily_date).where(
+        Drill.player_id == player_id, Drill.daily_date.is_not(None)
+    )
+    clash = select(Drill.id).where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
+    db.execute(delete(Answer).where(Answer.drill_id.in_(clash)))
+    db.execute(delete(Drill).where(Drill.id.in_(clash)))
+    db.execute(update(Drill).where(Drill.player_id == guest_id).values(player_id=player_id))
+    db.execute(update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id))
+    db.execute(delete(Player).where(Player.id == guest_id))
+    training.rebuild_skills(db, player_id)
+    db.commit()
+
+
+@bp.route("/logout", methods=("POST",))
+def logout() -> Response:
+    """Forget the player on this browser."""
+    session.clear()
+    return redirect(url_for("pages.home"))

@@ -1,0 +1,75 @@
+"""The database: one SQLAlchemy engine per app, a session per request, ``flask init-db``.
+
+SQLite (the default, in the instance folder) runs in WAL mode with a busy timeout so that
+several gunicorn workers can share it; any other SQLAlchemy URL (PostgreSQL for several
+servers) works unchanged. The schema is created at start-up with ``create_all``: the tables
+only grow by new tables so far, so there are no migrations yet.
+"""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def get_session() -> Session:
+    """The request's database session, opened on first use and closed at teardown."""
+    if "db" not in g:
+        g.db = current_app.extensions["crib_sessions"]()
+    session: Session = g.db
+    return session
+
+
+def close_session(_error: BaseException | None = None) -> None:
+    """Close the request's session, rolling back anything left uncommitted."""
+    session = g.pop("db", None)
+    if session is not None:
+        session.close()
+
+
+def init_db(app: Flask) -> None:
+    """Create any missing tables."""
+    from . import models  # noqa: F401  (registers the tables on Base.metadata)
+
+    Base.metadata.create_all(app.extensions["crib_engine"])
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create the tables (also done at every start-up)."""
+    init_db(current_app)
+    click.echo(f"Initialized the database at {current_app.config['DATABASE_URL']}.")
+
+
+def init_app(app: Flask) -> None:
+    """Give ``app`` an engine and session factory, create the schema, add ``init-db``."""
+    engine = make_engine(app.config["DATABASE_URL"])
+    app.extensions["crib_engine"] = engine
+    app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
+    app.teardown_appcontext(close_session)
+    app.cli.add_command(init_db_command)
+    init_db(app)
+    engine.dispose()  # no connection crosses a gunicorn fork

@@ -1,0 +1,62 @@
+"""Drill pages: the daily challenge, practice by kind, the timed sprint.
+
+The pages are shells: ``static/drill.js`` deals and answers through the JSON API, so that
+every answer is stored the moment it is given.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from trainer.drills import KINDS, Difficulty
+
+bp = Blueprint("drills", __name__)
+
+SPRINT_SECONDS = 180
+"""How long a sprint lasts."""
+SPRINT_PENALTY = 10
+"""Seconds a wrong count costs in a sprint."""
+
+TITLES = {
+    "hand": "Count the hand",
+    "crib": "Count the crib",
+    "pegging": "What does it peg?",
+    "discard": "Throw two to the crib",
+}
+
+
+@bp.get("/daily")
+def daily() -> str:
+    """Today's challenge: the same deals for everyone, then a spoiler-free summary to share."""
+    return render_template("drills/drill.html", mode="daily", kind="", title="Daily challenge")
+
+
+@bp.get("/practice/<kind>")
+def practice(kind: str) -> str:
+    """Unlimited practice of one kind, aimed at the player's weak spots."""
+    if kind not in KINDS:
+        abort(404, f"no drill {kind!r} (use one of: {', '.join(KINDS)})")
+    difficulty = request.args.get("difficulty", Difficulty.STANDARD.value)
+    if difficulty not in {d.value for d in Difficulty}:
+        difficulty = Difficulty.STANDARD.value
+    return render_template(
+        "drills/drill.html",
+        mode="practice",
+        kind=kind,
+        title=TITLES[kind],
+        difficulty=difficulty,
+        difficulties=[d.value for d in Difficulty],
+    )
+
+
+@bp.get("/sprint")
+def sprint() -> str:
+    """As many hand counts as possible against the clock; misses cost time."""
+    return render_template(
+        "drills/drill.html",
+        mode="sprint",
+        kind="hand",
+        title="Sprint",
+        sprint_seconds=SPRINT_SECONDS,
+        penalty=SPRINT_PENALTY,
+    )

@@ -1,0 +1,42 @@
+"""Errors: JSON with a message under ``/api``, a plain page elsewhere; never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+ResponseTuple = tuple[object, int]
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def handle_http(error: HTTPException) -> ResponseTuple:
+    """A 4xx/5xx from ``abort`` or routing: its description as ``{"error": ...}`` or a page."""
+    code = error.code or 500
+    if _wants_json():
+        return {"error": error.description}, code
+    return render_template("error.html", code=code, message=error.description), code
+
+
+def handle_value(error: ValueError) -> ResponseTuple:
+    """Bad cards or a bad answer reaching a view: a 400 naming the problem."""
+    if _wants_json():
+        return {"error": str(error)}, 400
+    return render_template("error.html", code=400, message=str(error)), 400
+
+
+def handle_unexpected(error: Exception) -> ResponseTuple:
+    """Anything else: logged, and a 500 without internals."""
+    if isinstance(error, HTTPException):
+        return handle_http(error)
+    current_app.logger.exception("unhandled error on %s", request.path)
+    return handle_http(InternalServerError("something went wrong on our side"))
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers."""
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(ValueError, handle_value)
+    app.register_error_handler(Exception, handle_unexpected)

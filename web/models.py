@@ -1,0 +1,81 @@
+"""The tables: players, the drills dealt to them, their answers and per-category tallies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base
+
+
+class Player(Base):
+    """A guest (no username) or a registered player."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str | None] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    created_at: Mapped[float]
+
+
+class Drill(Base):
+    """One deal given to one player; ``deal`` is :meth:`trainer.drills.Deal.to_json`."""
+
+    __tablename__ = "drills"
+    __table_args__ = (UniqueConstraint("player_id", "daily_date", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    mode: Mapped[str] = mapped_column(String(10))
+    """``practice``, ``sprint``, ``daily`` or ``review`` (a missed deal dealt again)."""
+    difficulty: Mapped[str] = mapped_column(String(10))
+    deal: Mapped[dict[str, Any]] = mapped_column(JSON)
+    categories: Mapped[str] = mapped_column(String(300))
+    """Comma-separated :class:`trainer.drills.Category` values."""
+    dealt_at: Mapped[float]
+    daily_date: Mapped[str | None] = mapped_column(String(10))
+    position: Mapped[int | None]
+    repeat: Mapped[int] = mapped_column(default=0)
+    """How many times this deal was dealt before (spaced repetition)."""
+
+
+class Answer(Base):
+    """The one answer to a drill, stored the moment it is given."""
+
+    __tablename__ = "answers"
+    __table_args__ = (
+        Index("ix_answers_player_day", "player_id", "day"),
+        Index("ix_answers_player_review", "player_id", "review_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    drill_id: Mapped[int] = mapped_column(ForeignKey("drills.id", ondelete="CASCADE"), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10))
+    correct: Mapped[bool]
+    claimed: Mapped[float]
+    total: Mapped[float]
+    seconds: Mapped[float]
+    answered_at: Mapped[float]
+    day: Mapped[str] = mapped_column(String(10))
+    given: Mapped[dict[str, Any]] = mapped_column(JSON)
+    review_at: Mapped[float | None]
+    """When a missed deal is due again; cleared once it is dealt again."""
+
+
+class Skill(Base):
+    """A player's running tally for one category (answers, misses, seconds)."""
+
+    __tablename__ = "skills"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    category: Mapped[str] = mapped_column(String(30), primary_key=True)
+    seen: Mapped[int] = mapped_column(default=0)
+    missed: Mapped[int] = mapped_column(default=0)
+    seconds: Mapped[float] = mapped_column(default=0.0)

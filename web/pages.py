@@ -1,0 +1,96 @@
+"""Pages: home, the score calculators that settle disputes, and progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from trainer import Card, parse_cards, score_show
+from trainer.breakdown import RULE_TEXT
+from trainer.cards import split_tokens
+from trainer.pegging import score_sequence
+from trainer.rules import SIX_CARD
+
+from . import charts, progress, training
+from .auth import current_player
+from .db import get_session
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def home() -> str:
+    """The start page: today's challenge, practice by kind, sprint, calculators."""
+    return render_template("pages/home.html", today=training.today())
+
+
+def _scored(cards_text: str, starter_text: str, crib: bool) -> dict[str, Any]:
+    """Score typed cards; a fifth card without a starter is taken as the starter."""
+    cards = parse_cards(cards_text)
+    if starter_text.strip():
+        starter = Card.parse(starter_text)
+    elif len(cards) == SIX_CARD.hand_size + 1:
+        starter = cards.pop()
+    else:
+        raise ValueError("give the starter card too (or type five cards, the starter last)")
+    return {"breakdown": score_show(cards, starter, crib=crib)}
+
+
+@bp.get("/score")
+def score() -> tuple[str, int]:
+    """Settle a dispute: score a hand or crib from the URL (``?cards=5H+5D+5C+JS&starter=5S``)."""
+    cards = request.args.get("cards", "")
+    starter = request.args.get("starter", "")
+    crib = request.args.get("crib", "") not in ("", "0", "false")
+    context: dict[str, Any] = {"cards": cards, "starter": starter, "crib": crib}
+    status = 200
+    if cards.strip():
+        try:
+            context |= _scored(cards, starter, crib)
+        except ValueError as error:
+            context["error"], status = str(error), 400
+    page = render_template("pages/score.html", rules=SIX_CARD, rule_text=RULE_TEXT, **context)
+    return page, status
+
+
+@bp.get("/score/pegging")
+def score_pegging() -> tuple[str, int]:
+    """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating."""
+    play = request.args.get("play", "")
+    end = request.args.get("end", "") not in ("", "0", "false")
+    context: dict[str, Any] = {"play": play, "end": end}
+    status = 200
+    if play.strip():
+        try:
+            context["pegs"] = score_sequence(split_tokens(play), end=end)
+        except ValueError as error:
+            context["error"], status = str(error), 400
+    page = render_template("pages/pegging.html", rule_text=RULE_TEXT, **context)
+    return page, status
+
+
+@bp.get("/progress", endpoint="progress")
+def progress_page() -> str:
+    """Accuracy and speed over days, misses by category, streak, drills done."""
+    player = current_player()
+    if player is None:
+        return render_template("pages/progress.html", player=None)
+    db = get_session()
+    days = progress.days(db, player.id)
+    labels = [d.day for d in days]
+    ranked = progress.skills(db, player.id)
+    return render_template(
+        "pages/progress.html",
+        player=player,
+        days=days,
+        accuracy_chart=charts.line_chart(labels, [100 * d.accuracy for d in days], "%", 100),
+        speed_chart=charts.line_chart(labels, [d.mean_seconds for d in days], "s"),
+        misses_chart=charts.bar_chart(
+            [c.value for c, _ in ranked],
+            [s.missed / s.seen for _, s in ranked],
+            [f"{s.missed} of {s.seen}, {s.seconds / s.seen:.1f}s" for _, s in ranked],
+        ),
+        by_kind=progress.drills_by_kind(db, player.id),
+        streak=progress.streak(progress.completed_dailies(db, player.id), training.today()),
+    )

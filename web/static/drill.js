@@ -1,0 +1,209 @@
+/* The drill loop: deal through the API, take the answer by keyboard or touch, show feedback. */
+"use strict";
+(() => {
+  const root = document.getElementById("drill");
+  const $ = (id) => document.getElementById(id);
+  const mode = root.dataset.mode;
+  let kind = root.dataset.kind;
+  const state = { drill: null, phase: "wait", selected: new Set(), right: 0, asked: 0, timer: null, left: +root.dataset.seconds };
+
+  function localDate() {
+    const d = new Date();
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  }
+
+  async function api(url, body) {
+    const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const response = await fetch(url, init);
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  async function deal() {
+    state.phase = "wait";
+    $("feedback").hidden = true;
+    let drill;
+    if (mode === "daily") {
+      const day = await api(`/api/daily?date=${localDate()}`);
+      const todo = day.drills.filter((d) => !d.answered);
+      $("step").textContent = `${Math.min(day.summary.done + 1, day.summary.of)} / ${day.summary.of}`;
+      if (!todo.length) return showSummary(day.summary);
+      drill = todo[0];
+    } else {
+      const params = new URLSearchParams({ kind, difficulty: root.dataset.difficulty, mode: mode === "sprint" ? "sprint" : "practice" });
+      drill = await api(`/api/drills/next?${params}`);
+    }
+    show(drill);
+  }
+
+  function show(drill) {
+    state.drill = drill;
+    kind = drill.kind;
+    state.selected.clear();
+    const cards = $("cards");
+    cards.replaceChildren();
+    cards.className = `cards ${kind}`;
+    const counting = kind !== "discard";
+    $("answer").hidden = !counting;
+    $("pad").hidden = !counting;
+    $("points").value = "";
+    if (kind === "hand" || kind === "crib") {
+      drill.hand.forEach((t) => cards.append(cardFace(t)));
+      const gap = document.createElement("span");
+      gap.className = "starter-gap";
+      cards.append(gap, cardFace(drill.starter, "starter"));
+      $("prompt").textContent = kind === "crib" ? "Count the crib (your crib, with the starter)." : "Count the hand with the starter.";
+    } else if (kind === "pegging") {
+      drill.played.forEach((t) => cards.append(cardFace(t, "played")));
+      cards.append(cardFace(drill.card, "just"));
+      const before = drill.count - cardValue(drill.card);
+      $("prompt").textContent = `The count is ${before}; ${drill.card} is played, making ${drill.count}. How many does it peg?`;
+    } else {
+      drill.cards.forEach((t, i) => {
+        const face = cardFace(t, "pick");
+        face.dataset.key = String(i + 1);
+        face.tabIndex = 0;
+        face.addEventListener("click", () => toggle(t));
+        cards.append(face);
+      });
+      $("prompt").textContent = `You are the ${drill.role}: tap or press 1–6 to pick two cards for ${drill.dealer ? "your" : "their"} crib, then Enter.`;
+    }
+    state.phase = "ask";
+    if (counting) $("points").focus();
+  }
+
+  function cardValue(token) {
+    const rank = token.slice(0, -1);
+    return rank === "A" ? 1 : ["J", "Q", "K", "10"].includes(rank) ? 10 : +rank;
+  }
+
+  function toggle(token) {
+    if (state.phase !== "ask") return;
+    if (state.selected.has(token)) state.selected.delete(token);
+    else if (state.selected.size < 2) state.selected.add(token);
+    document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("selected", state.selected.has(c.dataset.card)));
+  }
+
+  async function submit() {
+    if (state.phase !== "ask") return;
+    let body;
+    if (kind === "discard") {
+      if (state.selected.size !== 2) return;
+      body = { discard: [...state.selected] };
+    } else {
+      const text = $("points").value.trim();
+      if (!/^\d{1,2}$/.test(text)) { $("points").focus(); return; }
+      body = { points: +text, muggins: !!($("muggins") && $("muggins").checked) };
+    }
+    state.phase = "wait";
+    try {
+      feedback(await api(`/api/drills/${state.drill.id}/answer`, body));
+    } catch (error) {
+      $("prompt").textContent = error.message;
+      state.phase = "ask";
+    }
+  }
+
+  function feedback(result) {
+    state.asked += 1;
+    if (result.correct) state.right += 1;
+    else if (mode === "sprint") state.left = Math.max(0, state.left - +root.dataset.penalty);
+    if (mode === "sprint") $("tally").textContent = `${state.right} right`;
+    const verdict = $("verdict");
+    verdict.className = `verdict ${result.correct ? "right" : "wrong"}`;
+    if (kind === "discard") {
+      verdict.textContent = result.correct ? `✔ Best throw (${result.claimed} expected points)` :
+        `✘ Costs ${result.lost} expected points against the best throw`;
+    } else {
+      const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
+      verdict.textContent = result.correct ? `✔ Right: ${result.total}` : `✘ It is ${result.total}, not ${result.claimed}: ${diff}`;
+    }
+    $("say").textContent = result.say ? `“${result.say}”` : "";
+    if (result.muggins && result.muggins.opponent) $("say").textContent += ` Muggins! Your opponent takes ${result.muggins.opponent}.`;
+    const missed = $("missed");
+    missed.innerHTML = result.missed.length ? `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} ${miniCards(i.cards)} for ${i.points}</div>`).join("") : "";
+    const claimedBy = new Set(result.missed.flatMap((i) => i.cards));
+    document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("missed", claimedBy.has(c.dataset.card)));
+    const items = $("items");
+    items.innerHTML = result.items.map((i, n) => `<li class="item${result.missed.some((m) => sameItem(m, i)) ? " was-missed" : ""}" data-n="${n}" tabindex="0">
+      <span class="what">${i.kind}</span><span class="mini">${miniCards(i.cards)}</span><span class="pts">${i.points}</span>
+      <span class="rule">${(result.rule_text || {})[i.kind] || ""}</span></li>`).join("") || (kind === "discard" ? "" : "<li>Nothing to count.</li>");
+    items.querySelectorAll("li[data-n]").forEach((li) => {
+      const cards = new Set(result.items[+li.dataset.n].cards);
+      const on = (flag) => document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("hl", flag && cards.has(c.dataset.card)));
+      li.addEventListener("mouseenter", () => on(true));
+      li.addEventListener("mouseleave", () => on(false));
+      li.addEventListener("focus", () => on(true));
+      li.addEventListener("blur", () => on(false));
+      li.addEventListener("click", () => on(true));
+    });
+    $("options").innerHTML = result.options ? discardTable(result) : "";
+    if (kind === "discard") {
+      const best = new Set(result.options[0].discard);
+      document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("best", best.has(c.dataset.card)));
+    }
+    $("feedback").hidden = false;
+    state.phase = "feedback";
+    $("next").focus();
+  }
+
+  function sameItem(a, b) { return a.kind === b.kind && a.cards.join() === b.cards.join(); }
+
+  function discardTable(result) {
+    const chosen = [...state.selected].sort().join();
+    const rows = result.options.slice(0, 6).map((o) =>
+      `<tr class="${o.discard.slice().sort().join() === chosen ? "chosen" : ""}"><td>${miniCards(o.discard)}</td><td>${o.hand_ev.toFixed(2)}</td><td>${o.crib_ev.toFixed(2)}</td><td>${o.net_ev.toFixed(2)}</td></tr>`).join("");
+    return `<table class="options"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  function showSummary(summary) {
+    state.phase = "done";
+    clearInterval(state.timer);
+    ["answer", "pad", "feedback"].forEach((id) => { $(id).hidden = true; });
+    $("cards").replaceChildren();
+    $("prompt").textContent = "";
+    $("summary").hidden = false;
+    if (mode === "daily") {
+      $("summary-title").textContent = `Today: ${summary.score} / ${summary.of}`;
+      $("share").textContent = summary.share;
+    } else {
+      $("summary-title").textContent = `Sprint over: ${state.right} right of ${state.asked}`;
+      $("share").textContent = `Cribbage sprint ${localDate()}\n${state.right} hands counted right in ${root.dataset.seconds / 60} minutes`;
+    }
+  }
+
+  function tick() {
+    state.left -= 1;
+    const left = Math.max(0, state.left);
+    $("clock").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    if (left <= 0) showSummary(null);
+  }
+
+  $("answer").addEventListener("submit", (event) => { event.preventDefault(); submit(); });
+  $("next").addEventListener("click", () => { if (state.phase === "feedback") deal().catch(fail); });
+  $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent));
+  $("pad").addEventListener("click", (event) => {
+    const key = event.target.dataset.key;
+    if (!key || state.phase !== "ask") return;
+    const input = $("points");
+    if (key === "Enter") submit();
+    else if (key === "Backspace") input.value = input.value.slice(0, -1);
+    else if (input.value.length < 2) input.value += key;
+  });
+  document.addEventListener("keydown", (event) => {
+    if (state.phase === "feedback" && (event.key === "Enter" || event.key === "n" || event.key === "N" || event.key === " ")) {
+      event.preventDefault();
+      deal().catch(fail);
+    } else if (state.phase === "ask" && kind === "discard") {
+      const card = document.querySelector(`#cards .card[data-key="${event.key}"]`);
+      if (card) toggle(card.dataset.card);
+      else if (event.key === "Enter") { event.preventDefault(); submit(); }
+    }
+  });
+
+  function fail(error) { $("prompt").textContent = `Could not deal: ${error.message}`; }
+
+  if (mode === "sprint") state.timer = setInterval(tick, 1000);
+  deal().catch(fail);
+})();
