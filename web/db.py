@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -58,6 +59,7 @@ def init_db(app: Flask) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the tables (also done at every start-up)."""
     init_db(current_app)

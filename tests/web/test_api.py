@@ -1,0 +1,346 @@
+"""The JSON API: scoring, dealing, answering, the daily challenge, and bad input of every kind."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import web.training
+from trainer import Kind, score_show
+from trainer.discard import analyze_discards
+from trainer.drills import DAILY_KINDS, explain_shortfall
+from trainer.pegging import score_peg, score_sequence
+
+
+def deal(client: FlaskClient, kind: str, **params: str) -> dict[str, Any]:
+    """Deal a drill of ``kind`` and return its JSON."""
+    response = client.get("/api/drills/next", query_string={"kind": kind, **params})
+    assert response.status_code == 200, response.json
+    data: dict[str, Any] = response.json  # type: ignore[assignment]
+    return data
+
+
+def right_points(drill: dict[str, Any]) -> int:
+    """The engine's count for a hand, crib or pegging drill."""
+    if drill["kind"] == "pegging":
+        return sum(i.points for i in score_peg(drill["played"], drill["card"]))
+    return score_show(drill["hand"], drill["starter"], crib=drill["crib"]).total
+
+
+# --- /api/score and /api/pegging -------------------------------------------------------------
+
+
+def test_score_matches_engine(client: FlaskClient) -> None:
+    """The 29 hand, itemized as the engine gives it, with the rule for each kind."""
+    response = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "JS"], "starter": "5S"})
+    expected = score_show(["5H", "5D", "5C", "JS"], "5S").to_json()
+    assert response.status_code == 200
+    assert response.json["total"] == 29
+    assert response.json["items"] == expected["items"]
+    assert "15" in response.json["rule_text"]["fifteen"]
+
+
+def test_score_crib_flush_rule(client: FlaskClient) -> None:
+    """Four hearts and a spade: a flush in the hand, none in the crib."""
+    body = {"hand": ["2H", "4H", "6H", "8H"], "starter": "KS"}
+    hand = client.post("/api/score", json=body).json
+    crib = client.post("/api/score", json={**body, "crib": True}).json
+    assert hand["total"] - crib["total"] == 4
+    assert crib["crib"] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"hand": ["5H", "5D", "5C", "1S"], "starter": "5S"}, "unknown rank '1'"),
+        ({"hand": ["5H", "5D", "5C", "5X"], "starter": "5S"}, "unknown suit 'X'"),
+        ({"hand": ["5H", "5D", "5C", "5H"], "starter": "5S"}, "card given twice"),
+        ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5H"}, "card given twice"),
+        ({"hand": ["5H", "5D", "5C"], "starter": "5S"}, "got 3"),
+        ({"hand": ["5H", "5D", "5C", "JS", "2C"], "starter": "5S"}, "got 5"),
+        ({"hand": "5H 5D 5C JS", "starter": "5S"}, "'hand' as a list"),
+        ({"hand": ["5H", "5D", "5C", "JS"]}, "'starter' as one card"),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_score_bad_input(client: FlaskClient, body: Any, message: str) -> None:
+    """Bad cards and bad shapes are 400s naming the problem."""
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 400
+    assert message in response.json["error"]
+
+
+def test_malformed_json_is_a_400(client: FlaskClient) -> None:
+    """Broken JSON, or a form post, gets a JSON 400 rather than a traceback."""
+    broken = client.post("/api/score", data="{oops", content_type="application/json")
+    form = client.post("/api/score", data={"hand": "5H"})
+    for response in (broken, form):
+        assert response.status_code == 400
+        assert "JSON object" in response.json["error"]
+
+
+def test_pegging_sequence_matches_engine(client: FlaskClient) -> None:
+    """A whole play, scored card by card as the engine does."""
+    play = ["5H", "10S", "5D", "5C", "go", "AH"]
+    response = client.post("/api/pegging", json={"play": play, "end": True})
+    assert response.status_code == 200
+    assert response.json["pegs"] == [p.to_json() for p in score_sequence(play, end=True)]
+
+
+@pytest.mark.parametrize(
+    ("play", "message"),
+    [
+        (["10H", "10S", "10D", "5C"], "past 31"),
+        (["go"], "go needs a card"),
+        (["5H", "5H"], "card given twice"),
+        (["5Z"], "unknown suit"),
+        ([], "'play' as a list"),
+    ],
+)
+def test_pegging_bad_input(client: FlaskClient, play: list[str], message: str) -> None:
+    """Illegal plays and bad cards are 400s naming the problem."""
+    response = client.post("/api/pegging", json={"play": play})
+    assert response.status_code == 400
+    assert message in response.json["error"]
+
+
+# --- dealing and answering -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["hand", "crib"])
+def test_count_drill_right_answer(client: FlaskClient, kind: str) -> None:
+    """The engine's count is right, with every item and nothing missed."""
+    drill = deal(client, kind)
+    assert len(drill["hand"]) == 4 and drill["crib"] == (kind == "crib")
+    points = right_points(drill)
+    result = client.post(f"/api/drills/{drill['id']}/answer", json={"points": points}).json
+    assert result["correct"] is True
+    assert result["total"] == points
+    assert result["missed"] == [] and result["over"] == 0
+    expected = score_show(drill["hand"], drill["starter"], crib=drill["crib"]).to_json()
+    assert result["items"] == expected["items"]
+    assert result["say"] == expected["say"]
+
+
+def test_wrong_count_names_what_was_missed(client: FlaskClient) -> None:
+    """One short: the feedback names the item(s) that explain the shortfall."""
+    drill = deal(client, "hand", difficulty="dense")
+    breakdown = score_show(drill["hand"], drill["starter"])
+    result = client.post(
+        f"/api/drills/{drill['id']}/answer", json={"points": breakdown.total - 2, "muggins": True}
+    ).json
+    assert result["correct"] is False
+    assert result["under"] == 2
+    assert result["missed"] == [i.to_json() for i in explain_shortfall(breakdown.items, 2)]
+    assert sum(i["points"] for i in result["missed"]) == 2
+    assert result["missed_categories"]
+    assert result["muggins"] == {"you": breakdown.total - 2, "opponent": 2}
+
+
+def test_over_count(client: FlaskClient) -> None:
+    """Claiming too much is wrong, shown as over-counted, with nothing 'missed'."""
+    drill = deal(client, "crib")
+    points = right_points(drill)
+    result = client.post(f"/api/drills/{drill['id']}/answer", json={"points": points + 3}).json
+    assert result["correct"] is False
+    assert result["over"] == 3 and result["missed"] == []
+
+
+def test_pegging_drill(client: FlaskClient) -> None:
+    """A pegging drill shows the pile and the card just played; graded by score_peg."""
+    drill = deal(client, "pegging")
+    assert 1 <= len(drill["played"]) <= 6
+    points = right_points(drill)
+    result = client.post(f"/api/drills/{drill['id']}/answer", json={"points": points}).json
+    assert result["correct"] is True
+    assert result["items"] == [i.to_json() for i in score_peg(drill["played"], drill["card"])]
+
+
+def test_discard_drill_graded_by_expected_points(client: FlaskClient) -> None:
+    """The best throw is right; another costs exactly the engine's difference in net EV."""
+    drill = deal(client, "discard")
+    assert len(drill["cards"]) == 6 and drill["role"] in ("dealer", "pone")
+    options = analyze_discards(drill["cards"], drill["dealer"])
+    worst = [str(c) for c in options[-1].discard]
+    result = client.post(f"/api/drills/{drill['id']}/answer", json={"discard": worst}).json
+    assert result["correct"] is (options[-1].net_ev == options[0].net_ev)
+    assert result["lost"] == pytest.approx(options[0].net_ev - options[-1].net_ev, abs=1e-3)
+    assert result["options"][0] == options[0].to_json()
+
+    again = deal(client, "discard")
+    best = analyze_discards(again["cards"], again["dealer"])[0].discard
+    body = {"discard": [str(c) for c in best]}
+    assert client.post(f"/api/drills/{again['id']}/answer", json=body).json["correct"] is True
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({"discard": ["AS"]}, "exactly 2"),
+        ({"discard": "AS KS"}, "list of two cards"),
+        ({"discard": ["ZZ", "AS"]}, "unknown rank 'Z'"),
+        ({"points": 3}, "'discard' must be a list"),
+    ],
+)
+def test_discard_bad_answers(client: FlaskClient, answer: dict[str, Any], message: str) -> None:
+    """A malformed throw is a 400 and leaves the drill unanswered."""
+    drill = deal(client, "discard")
+    response = client.post(f"/api/drills/{drill['id']}/answer", json=answer)
+    assert response.status_code == 400
+    assert message in response.json["error"]
+    strays = [c for c in ("AS", "KH", "2D", "9C") if c not in drill["cards"]][:1] + drill["cards"][
+        :1
+    ]
+    stray = client.post(f"/api/drills/{drill['id']}/answer", json={"discard": strays})
+    assert stray.status_code == 400 and "not among the six" in stray.json["error"]
+
+
+@pytest.mark.parametrize("points", [-1, 100, "12", 3.5, True, None])
+def test_bad_points(client: FlaskClient, points: Any) -> None:
+    """Points must be a whole number 0…99."""
+    drill = deal(client, "hand")
+    response = client.post(f"/api/drills/{drill['id']}/answer", json={"points": points})
+    assert response.status_code == 400
+    assert "'points' must be a whole number" in response.json["error"]
+
+
+def test_answered_once(client: FlaskClient) -> None:
+    """A second answer to the same drill is a 409."""
+    drill = deal(client, "hand")
+    first = client.post(f"/api/drills/{drill['id']}/answer", json={"points": 0})
+    second = client.post(f"/api/drills/{drill['id']}/answer", json={"points": 0})
+    assert first.status_code == 200
+    assert second.status_code == 409 and "already answered" in second.json["error"]
+
+
+def test_drill_of_another_player(app: Flask, client: FlaskClient) -> None:
+    """Another browser (another guest) cannot answer my drill."""
+    drill = deal(client, "hand")
+    other = app.test_client()
+    response = other.post(f"/api/drills/{drill['id']}/answer", json={"points": 0})
+    assert response.status_code == 403
+    assert "another player" in response.json["error"]
+
+
+def test_unknown_drill(client: FlaskClient) -> None:
+    """A drill that does not exist is a 404."""
+    response = client.post("/api/drills/999999/answer", json={"points": 0})
+    assert response.status_code == 404 and "no drill 999999" in response.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"kind": "poker"}, "unknown kind 'poker'"),
+        ({"kind": "hand", "difficulty": "insane"}, "unknown difficulty"),
+        ({"kind": "hand", "mode": "daily"}, "unknown mode"),
+    ],
+)
+def test_next_bad_query(client: FlaskClient, query: dict[str, str], message: str) -> None:
+    """Unknown kinds, difficulties and modes are 400s."""
+    response = client.get("/api/drills/next", query_string=query)
+    assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_api_errors_are_json(client: FlaskClient) -> None:
+    """Unknown routes and wrong methods under /api answer JSON."""
+    missing = client.get("/api/nothing")
+    wrong = client.get("/api/score")
+    assert missing.status_code == 404 and "error" in missing.json
+    assert wrong.status_code == 405 and "error" in wrong.json
+
+
+def test_too_large_body_is_413(app: Flask, client: FlaskClient) -> None:
+    """Bodies past MAX_CONTENT_LENGTH are refused with JSON."""
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    response = client.post("/api/score", data="x" * 5000, content_type="application/json")
+    assert response.status_code == 413 and "error" in response.json
+
+
+def test_internal_error_is_json_without_traceback(app: Flask, client: FlaskClient) -> None:
+    """An unexpected exception is a 500 with a plain message."""
+
+    @app.get("/api/boom")
+    def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    response = client.get("/api/boom")
+    assert response.status_code == 500
+    assert "secret internals" not in response.get_data(as_text=True)
+    assert response.json["error"]
+
+
+# --- weak spots and spaced repetition --------------------------------------------------------
+
+
+def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missed practice deal is dealt again once due (not before), and then retired."""
+    drill = deal(client, "hand")
+    wrong = right_points(drill) + 1
+    client.post(f"/api/drills/{drill['id']}/answer", json={"points": wrong})
+    assert deal(client, "hand")["mode"] == "practice"  # not due yet
+    later = time.time() + web.training.REVIEW_AFTER[0] + 1
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    review = deal(client, "hand")
+    assert review["mode"] == "review"
+    assert (review["hand"], review["starter"]) == (drill["hand"], drill["starter"])
+    client.post(f"/api/drills/{review['id']}/answer", json={"points": right_points(review)})
+    assert deal(client, "hand")["mode"] == "practice"
+
+
+def test_weak_spot_is_dealt_more(client: FlaskClient) -> None:
+    """A player who misses only nobs gets many more hands with nobs."""
+
+    def has_nobs(drill: dict[str, Any]) -> bool:
+        return Kind.NOBS in score_show(drill["hand"], drill["starter"]).points_by_kind()
+
+    for _ in range(30):
+        drill = deal(client, "hand")
+        points = right_points(drill) - has_nobs(drill)
+        client.post(f"/api/drills/{drill['id']}/answer", json={"points": points})
+    nobs = sum(has_nobs(deal(client, "hand", mode="sprint")) for _ in range(60))
+    assert nobs > 60 * 0.2  # a free deal has nobs about one time in twelve
+
+
+# --- the daily challenge ---------------------------------------------------------------------
+
+
+def test_daily_is_the_same_for_everyone(app: Flask, client: FlaskClient) -> None:
+    """Two players get the same deals, in order, and the drills are their own."""
+    mine = client.get("/api/daily").json
+    theirs = app.test_client().get("/api/daily").json
+    assert [d["kind"] for d in mine["drills"]] == list(DAILY_KINDS)
+    strip = [{k: v for k, v in d.items() if k != "id"} for d in mine["drills"]]
+    assert strip == [{k: v for k, v in d.items() if k != "id"} for d in theirs["drills"]]
+    assert {d["id"] for d in mine["drills"]}.isdisjoint(d["id"] for d in theirs["drills"])
+    assert client.get("/api/daily").json["drills"] == mine["drills"]
+
+
+def test_daily_summary_after_the_last_answer(client: FlaskClient) -> None:
+    """All six answered: score, time, streak and a share text without the cards."""
+    daily = client.get("/api/daily").json
+    for n, drill in enumerate(daily["drills"]):
+        if drill["kind"] == "discard":
+            best = analyze_discards(drill["cards"], drill["dealer"])[0].discard
+            answer: dict[str, Any] = {"discard": [str(c) for c in best]}
+        else:
+            answer = {"points": right_points(drill) + (1 if n == 0 else 0)}
+        client.post(f"/api/drills/{drill['id']}/answer", json=answer)
+    summary = client.get("/api/daily").json["summary"]
+    assert summary["complete"] is True
+    assert summary["score"] == len(DAILY_KINDS) - 1
+    assert summary["streak"] == 1
+    assert summary["share"].splitlines()[1].startswith("🟥🟩🟩🟩🟩🟩 5/6 in ")
+    cards = {c for d in daily["drills"] for c in d.get("hand", []) + d.get("cards", [])}
+    assert not any(card in summary["share"].split() for card in cards)
+
+
+@pytest.mark.parametrize(("date", "message"), [("2020-01-01", "not open"), ("soon", "bad date")])
+def test_daily_bad_date(client: FlaskClient, date: str, message: str) -> None:
+    """Only a date within a day of today opens a challenge."""
+    response = client.get("/api/daily", query_string={"date": date})
+    assert response.status_code == 400 and message in response.json["error"]

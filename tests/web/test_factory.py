@@ -1,0 +1,65 @@
+"""The app factory: config, instance folder, secret key, database URL from the environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from web import create_app
+
+
+def test_testing_config(app: Flask, tmp_path: Path) -> None:
+    """The test config wins, and the database lives in tmp_path."""
+    assert app.testing
+    assert str(tmp_path) in app.config["DATABASE_URL"]
+    assert not create_app({"SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).testing
+
+
+@pytest.fixture
+def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An instance folder in tmp_path, and no CRIB_* settings in the environment."""
+    folder = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(folder))
+    monkeypatch.delenv("CRIB_SECRET_KEY", raising=False)
+    monkeypatch.delenv("CRIB_DATABASE_URL", raising=False)
+    return folder
+
+
+def test_secret_key_is_generated_once_and_kept(instance: Path) -> None:
+    """Without a configured key, one is generated in the instance folder and reused."""
+    first = create_app()
+    second = create_app()
+    key_file = instance / "secret_key"
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"] == key_file.read_text()
+    assert len(first.config["SECRET_KEY"]) == 64
+    assert key_file.stat().st_mode & 0o077 == 0
+
+
+def test_default_database_is_sqlite_in_instance_folder(instance: Path) -> None:
+    """With nothing configured, the database is ``trainer.sqlite`` in the instance folder."""
+    app = create_app()
+    assert app.config["DATABASE_URL"] == f"sqlite:///{instance / 'trainer.sqlite'}"
+    assert (instance / "trainer.sqlite").exists()
+
+
+def test_environment_configures_database_and_key(
+    instance: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``CRIB_DATABASE_URL`` and ``CRIB_SECRET_KEY`` are read from the environment."""
+    url = f"sqlite:///{tmp_path / 'env.sqlite'}"
+    monkeypatch.setenv("CRIB_DATABASE_URL", url)
+    monkeypatch.setenv("CRIB_SECRET_KEY", "from-env")
+    app = create_app()
+    assert app.config["DATABASE_URL"] == url
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert (tmp_path / "env.sqlite").exists()
+    assert not (instance / "secret_key").exists()
+
+
+def test_instance_config_file(instance: Path) -> None:
+    """``instance/config.py`` is read when not testing."""
+    instance.mkdir()
+    (instance / "config.py").write_text("SECRET_KEY = 'from-file'\n")
+    assert create_app().config["SECRET_KEY"] == "from-file"
