@@ -93,10 +93,10 @@ def streak(completed: list[str], today: str) -> int:
     0
     """
     count = 0
-    previous = datetime.date.fromisoformat(today) + datetime.timedelta(days=1)
+    previous = datetime.date.fromisoformat(today)  # today's challenge may still be played
     for date in reversed(completed):
         day = datetime.date.fromisoformat(date)
-        if (previous - day).days > STREAK_GRACE_DAYS + 1:
+        if max(0, (previous - day).days - 1) > STREAK_GRACE_DAYS:
             break
         count += 1
         previous = day

@@ -1,0 +1,222 @@
+"""Drills: seeded deals, difficulty, weak-spot focus, the crib trap, grading by the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trainer import Kind, parse_cards, score_show
+from trainer.discard import analyze_discards
+from trainer.drills import (
+    DAILY_KINDS,
+    KINDS,
+    Category,
+    Deal,
+    Difficulty,
+    Tally,
+    choose_focus,
+    classify,
+    daily,
+    deal,
+    explain_shortfall,
+    grade,
+    is_crib_flush_trap,
+    tally,
+)
+from trainer.pegging import score_peg
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_same_seed_same_deal(kind: str) -> None:
+    """A seed fixes the deal; another seed gives another."""
+    first = [deal(kind, random.Random("seed")) for _ in range(3)]  # type: ignore[arg-type]
+    again = [deal(kind, random.Random("seed")) for _ in range(3)]  # type: ignore[arg-type]
+    other = deal(kind, random.Random("other"))  # type: ignore[arg-type]
+    assert first == again
+    assert other != first[0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_round_trip(kind: str) -> None:
+    """A deal survives storage as JSON."""
+    rng = random.Random(kind)
+    for _ in range(20):
+        dealt = deal(kind, rng)  # type: ignore[arg-type]
+        assert Deal.from_json(dealt.to_json()) == dealt
+
+
+def test_from_json_unknown_kind() -> None:
+    """Unknown kinds are refused by name."""
+    with pytest.raises(ValueError, match="unknown drill kind 'poker'"):
+        Deal.from_json({"kind": "poker"})
+    with pytest.raises(ValueError, match="unknown drill kind"):
+        deal("poker", random.Random())  # type: ignore[arg-type]
+
+
+def test_daily_is_fixed_by_the_date() -> None:
+    """The daily set depends on the date alone: same date, same deals; next day, new deals."""
+    assert daily("2026-11-22") == daily("2026-11-22")
+    assert daily("2026-11-22") != daily("2026-11-23")
+    assert [d.kind for d in daily("2026-11-22")] == list(DAILY_KINDS)
+
+
+def test_daily_sets_the_crib_trap_on_odd_days() -> None:
+    """Odd dates deal a crib with four of a suit and a starter of another."""
+    crib = next(d for d in daily("2026-11-23") if d.kind == "crib")
+    assert crib.starter is not None and is_crib_flush_trap(crib.cards, crib.starter)
+    assert Category.CRIB_FLUSH in classify(crib)
+
+
+@pytest.mark.parametrize("kind", ["hand", "crib"])
+def test_difficulty_levels(kind: str) -> None:
+    """Beginner shows have at most three items; dense ones seven or more."""
+    rng = random.Random(7)
+    for _ in range(15):
+        easy = deal(kind, rng, Difficulty.BEGINNER).breakdown()  # type: ignore[arg-type]
+        dense = deal(kind, rng, Difficulty.DENSE).breakdown()  # type: ignore[arg-type]
+        assert len(easy.items) <= 3
+        assert len(dense.items) >= 7
+        assert sum(i.kind is Kind.RUN for i in easy.items) <= 1
+
+
+def test_pegging_difficulty_and_legality() -> None:
+    """Piles never pass 31; dense pegging plays score 3 or more."""
+    rng = random.Random(3)
+    for _ in range(30):
+        play = deal("pegging", rng, Difficulty.DENSE)
+        assert play.played is not None
+        assert sum(c.value for c in (*play.cards, play.played)) <= 31
+        assert sum(i.points for i in score_peg(play.cards, play.played)) >= 3
+
+
+@pytest.mark.parametrize(
+    "focus", [c for c in Category if c.kinds != ("discard",)], ids=lambda c: c.value
+)
+def test_focus_is_dealt(focus: Category) -> None:
+    """A focus category comes up in the deal (checked by the engine's items)."""
+    rng = random.Random(focus.value)
+    for _ in range(5):
+        dealt = deal(focus.kinds[-1], rng, Difficulty.STANDARD, focus)
+        assert focus in classify(dealt)
+
+
+def test_focus_must_fit_the_kind() -> None:
+    """A pegging category cannot be asked of a hand."""
+    with pytest.raises(ValueError, match="does not come up in hand drills"):
+        deal("hand", random.Random(), focus=Category.PEG_RUNS)
+
+
+def test_classify_reads_the_engine() -> None:
+    """Runs with duplicates are more than one RUN item; the crib trap needs the crib."""
+    double = Deal("hand", tuple(parse_cards("3H 4D 5C 5S")), starter=parse_cards("KD")[0])
+    assert {Category.MULTIPLE_RUNS, Category.PAIRS, Category.FIFTEENS} <= classify(double)
+    assert Category.RUNS not in classify(double)
+    hearts = tuple(parse_cards("2H 4H 6H 8H"))
+    starter = parse_cards("KS")[0]
+    assert Category.FLUSH in classify(Deal("hand", hearts, starter=starter))
+    crib = classify(Deal("crib", hearts, starter=starter))
+    assert Category.CRIB_FLUSH in crib and Category.FLUSH not in crib
+    assert classify(Deal("discard", tuple(parse_cards("AH 2H 3H 4H 5H 6H")), dealer=False)) == {
+        Category.DISCARD_PONE
+    }
+
+
+def test_crib_trap_share() -> None:
+    """At least one crib drill in five is the crib-flush trap."""
+    rng = random.Random(11)
+    picks = [choose_focus("crib", {}, rng) for _ in range(500)]
+    assert picks.count(Category.CRIB_FLUSH) >= 100
+
+
+def test_choose_focus_follows_misses() -> None:
+    """The most missed category is chosen most; categories of other kinds never."""
+    rng = random.Random(5)
+    tallies = {Category.PEG_RUNS: Tally(seen=10, missed=9), Category.PEG_PAIRS: Tally(seen=10)}
+    picks = [choose_focus("pegging", tallies, rng) for _ in range(300)]
+    assert picks.count(Category.PEG_RUNS) > 3 * picks.count(Category.PEG_PAIRS)
+    assert all(p is None or "pegging" in p.kinds for p in picks)
+
+
+def test_tally() -> None:
+    """Answers add up per category."""
+    totals = tally([([Category.NOBS, Category.FIFTEENS], False, 3.0), ([Category.NOBS], True, 1.0)])
+    assert totals[Category.NOBS] == Tally(2, 1, 4.0)
+    assert totals[Category.FIFTEENS].miss_rate == pytest.approx(2 / 4)
+
+
+# --- grading ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(), crib=st.booleans(), error=st.integers(-3, 3))
+def test_count_grading_matches_engine(seed: int, crib: bool, error: int) -> None:
+    """Right means the engine's total; a short count is explained by items adding up to it."""
+    dealt = deal("crib" if crib else "hand", random.Random(seed))
+    breakdown = score_show(dealt.cards, dealt.starter, crib=crib)  # type: ignore[arg-type]
+    claimed = max(0, breakdown.total + error)
+    verdict = grade(dealt, {"points": claimed})
+    assert verdict.correct == (claimed == breakdown.total)
+    assert verdict.items == breakdown.items
+    assert verdict.under == max(0, breakdown.total - claimed)
+    assert verdict.over == max(0, claimed - breakdown.total)
+    assert set(verdict.missed) <= set(breakdown.items)
+    if verdict.correct:
+        assert not verdict.missed and not verdict.missed_categories
+    else:
+        assert verdict.missed_categories == classify(dealt)
+
+
+def test_explain_shortfall_prefers_few_overlooked_items() -> None:
+    """Two short in a hand with nobs and fifteens: one fifteen, not nobs plus something."""
+    items = score_show(parse_cards("5H 5D JH QC"), parse_cards("KH")[0]).items
+    assert [i.kind for i in explain_shortfall(items, 1)] == [Kind.NOBS]
+    two = explain_shortfall(items, 2)
+    assert len(two) == 1 and two[0].points == 2
+    assert explain_shortfall(items, 0) == ()
+    assert sum(i.points for i in explain_shortfall(items, 99)) == sum(i.points for i in items)
+
+
+def test_pegging_grading() -> None:
+    """A pegging answer is graded by score_peg."""
+    play = Deal("pegging", tuple(parse_cards("5H 5D")), played=parse_cards("5C")[0])
+    points = sum(i.points for i in score_peg(play.cards, play.played))  # type: ignore[arg-type]
+    assert grade(play, {"points": points}).correct
+    assert not grade(play, {"points": points - 1}).correct
+
+
+def test_discard_grading() -> None:
+    """Expected points lost against the engine's best throw."""
+    six = tuple(parse_cards("5H 5D JH QC 7S 8S"))
+    options = analyze_discards(six, dealer=True)
+    dealt = Deal("discard", six, dealer=True)
+    best = grade(dealt, {"discard": [str(c) for c in options[0].discard]})
+    worst = grade(dealt, {"discard": [str(c) for c in options[-1].discard]})
+    assert best.correct and best.under == 0
+    assert not worst.correct
+    assert worst.under == pytest.approx(options[0].net_ev - options[-1].net_ev)
+    assert worst.to_json()["options"][0] == options[0].to_json()
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({}, "'points' must be a whole number"),
+        ({"points": "7"}, "'points' must be a whole number"),
+        ({"points": -1}, "'points' must be a whole number"),
+    ],
+)
+def test_bad_count_answers(answer: dict[str, object], message: str) -> None:
+    """Malformed counts raise ValueError naming the field."""
+    with pytest.raises(ValueError, match=message):
+        grade(deal("hand", random.Random(1)), answer)
+
+
+def test_shows_cannot_peg_and_plays_cannot_show() -> None:
+    """Asking a deal for the wrong kind of score is an error."""
+    with pytest.raises(ValueError, match="no show"):
+        deal("pegging", random.Random(1)).breakdown()
+    with pytest.raises(ValueError, match="no card played"):
+        deal("hand", random.Random(1)).peg_items()

@@ -1,0 +1,86 @@
+"""Accounts: register keeps a guest's progress; log in merges it; passwords are hashed."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from trainer import score_show
+from web.db import get_session
+from web.models import Player
+
+from .conftest import AuthActions
+
+
+def answer_one(client: FlaskClient, right: bool = True) -> int:
+    """Deal and answer a hand; return the drill id."""
+    drill = client.get("/api/drills/next?kind=hand").json
+    total = score_show(drill["hand"], drill["starter"]).total
+    client.post(f"/api/drills/{drill['id']}/answer", json={"points": total + (not right)})
+    return int(drill["id"])
+
+
+def test_register_keeps_guest_progress(app: Flask, client: FlaskClient, auth: AuthActions) -> None:
+    """A guest's answers belong to the account they register, stored hashed."""
+    answer_one(client)
+    guest = client.get("/progress").get_data(as_text=True)
+    assert "Guest" in guest and 'id="done">1<' in guest
+    response = auth.register()
+    assert response.status_code == 302 and response.headers["Location"] == "/progress"
+    page = client.get("/progress").get_data(as_text=True)
+    assert "alice" in page and 'id="done">1<' in page
+    with app.app_context():
+        player = get_session().scalar(select(Player).where(Player.username == "alice"))
+        assert player is not None and player.password_hash
+        assert "cribbage29" not in player.password_hash
+
+
+def test_login_on_another_device_and_merge(app: Flask, auth: AuthActions) -> None:
+    """Progress follows the account to a new browser, and that browser's guest work joins it."""
+    auth.register()
+    answer_one(auth._client)
+    phone = app.test_client()
+    answer_one(phone, right=False)
+    assert AuthActions(phone).login().status_code == 302
+    page = phone.get("/progress").get_data(as_text=True)
+    assert 'id="done">2<' in page
+    with app.app_context():
+        assert len(get_session().scalars(select(Player)).all()) == 1
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "message"),
+    [
+        ("al", "cribbage29", "Username: 3 to 40"),
+        ("alice smith", "cribbage29", "Username: 3 to 40"),
+        ("alice", "short", "at least 8 characters"),
+    ],
+)
+def test_register_validation(
+    client: FlaskClient, username: str, password: str, message: str
+) -> None:
+    """Bad usernames and short passwords are refused with a reason."""
+    response = client.post("/auth/register", data={"username": username, "password": password})
+    assert response.status_code == 200
+    assert message in response.get_data(as_text=True)
+
+
+def test_username_taken(app: Flask, auth: AuthActions) -> None:
+    """A taken username is refused."""
+    auth.register()
+    response = AuthActions(app.test_client()).register()
+    assert "is taken" in response.get_data(as_text=True)
+
+
+def test_wrong_password_and_logout(app: Flask, client: FlaskClient, auth: AuthActions) -> None:
+    """A wrong password is a 401; logging out leaves a fresh guest."""
+    auth.register()
+    auth.logout()
+    assert "Guest" not in client.get("/progress").get_data(as_text=True)
+    response = auth.login(password="wrong-password")
+    assert response.status_code == 401
+    assert "wrong password" in response.get_data(as_text=True)
+    assert auth.login().status_code == 302
+    assert "Log out alice" in client.get("/").get_data(as_text=True)

@@ -1,0 +1,51 @@
+"""Progress: charts drawn on the server, misses by category, the gentle streak."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from trainer import score_show
+from trainer.drills import Category
+from web import charts, progress
+
+
+def test_progress_page_after_answers(client: FlaskClient) -> None:
+    """Accuracy and speed are drawn as SVG; missed categories are listed, most missed first."""
+    drills = [client.get("/api/drills/next?kind=crib").json for _ in range(3)]
+    for n, drill in enumerate(drills):
+        total = score_show(drill["hand"], drill["starter"], crib=True).total
+        client.post(f"/api/drills/{drill['id']}/answer", json={"points": total + (n == 0)})
+    page = client.get("/progress").get_data(as_text=True)
+    assert page.count("<svg") == 3
+    assert "<polyline" in page and "<rect" in page
+    assert 'id="done">3<' in page and "crib 3" in page
+    assert "categories" not in drills[0]  # nothing is given away before the answer
+    assert "67%" in page  # two of three right today
+
+
+@pytest.mark.parametrize(
+    ("completed", "today", "run"),
+    [
+        ([], "2026-11-22", 0),
+        (["2026-11-22"], "2026-11-22", 1),
+        (["2026-11-21"], "2026-11-22", 1),
+        (["2026-11-20"], "2026-11-22", 1),  # one day missed: still on
+        (["2026-11-19"], "2026-11-22", 0),  # two days missed: over
+        (["2026-11-17", "2026-11-19", "2026-11-20", "2026-11-22"], "2026-11-22", 4),
+        (["2026-11-10", "2026-11-13", "2026-11-14"], "2026-11-15", 2),
+    ],
+)
+def test_gentle_streak(completed: list[str], today: str, run: int) -> None:
+    """A streak survives one missed day between daily challenges."""
+    assert progress.streak(completed, today) == run
+
+
+def test_charts() -> None:
+    """Line charts scale to the top value; bar charts are proportional; empty data says so."""
+    line = charts.line_chart(["2026-11-21", "2026-11-22"], [50.0, 100.0], "%", 100)
+    assert line.count("<circle") == 2 and "11-22" in line
+    bars = charts.bar_chart([Category.NOBS.value], [0.5], ["1 of 2"])
+    assert 'width="65.0"' in bars and "nobs" in bars
+    assert "Nothing yet" in charts.line_chart([], [], "s")
+    assert "&lt;b&gt;" in charts.bar_chart(["<b>"], [1.0], [""])
