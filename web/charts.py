@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from markupsafe import Markup, escape
@@ -17,7 +18,7 @@ def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: f
     """
     if not values:
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
-    top = top or max(values) or 1
+    top = top or math.ceil(max(values)) or 1
     step = (_W - 2 * _PAD) / max(len(values) - 1, 1)
 
     def xy(i: int, v: float) -> tuple[float, float]:
@@ -50,7 +51,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
     """
     if not values:
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
-    row, label_w, bar_w = 24, 130, 130
+    row, label_w, bar_w = 24, 150, 220
     height = row * len(values) + 4
     bars = "".join(
         f'<text x="0" y="{i * row + 16}">{escape(label)}</text>'
@@ -60,6 +61,6 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
         for i, (label, value, note) in enumerate(zip(labels, values, notes, strict=True))
     )
     return Markup(
-        f'<svg class="chart bars" viewBox="0 0 {_W + 10} {height}" role="img" '
+        f'<svg class="chart bars" viewBox="0 0 {label_w + bar_w + 110} {height}" role="img" '
         f'aria-label="misses by category">{bars}</svg>'
     )

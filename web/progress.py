@@ -120,6 +120,6 @@ def daily_summary(
         "score": right,
         "seconds": round(seconds, 1),
         "streak": run,
-        "share": f"Cribbage count {date}\n{marks} {right}/{len(dealt)} in {clock}\n🔥 {run}",
+        "share": f"Cribbage count {date}\n{marks} {right}/{len(dealt)} in {clock}\nStreak {run}",
     }
     return summary

@@ -28,7 +28,7 @@
       const day = await api(`/api/daily?date=${localDate()}`);
       const todo = day.drills.filter((d) => !d.answered);
       $("step").textContent = `${Math.min(day.summary.done + 1, day.summary.of)} / ${day.summary.of}`;
-      if (!todo.length) return showSummary(day.summary);
+      if (!todo.length) return showSummary(day.summary, day.drills);
       drill = todo[0];
     } else {
       const params = new URLSearchParams({ kind, difficulty: root.dataset.difficulty, mode: mode === "sprint" ? "sprint" : "practice" });
@@ -144,8 +144,10 @@
       document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("best", best.has(c.dataset.card)));
     }
     $("feedback").hidden = false;
+    $("pad").hidden = true;
     state.phase = "feedback";
     $("next").focus();
+    $("feedback").scrollIntoView({ block: "nearest" });
   }
 
   function sameItem(a, b) { return a.kind === b.kind && a.cards.join() === b.cards.join(); }
@@ -157,11 +159,12 @@
     return `<table class="options"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  function showSummary(summary) {
+  function showSummary(summary, drills) {
     state.phase = "done";
     clearInterval(state.timer);
     ["answer", "pad", "feedback"].forEach((id) => { $(id).hidden = true; });
-    $("cards").replaceChildren();
+    document.querySelector(".table").hidden = true;
+    $("marks").innerHTML = (drills || []).map((d) => `<span class="${d.correct ? "right" : "wrong"}" title="${d.kind}">${d.correct ? "✔" : "✘"}</span>`).join("");
     $("prompt").textContent = "";
     $("summary").hidden = false;
     if (mode === "daily") {

@@ -1,0 +1,125 @@
+"""The trainer in a real browser: a daily challenge by keyboard, a miss shown on the cards,
+registering, progress, and a phone-sized screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from trainer import score_show
+from trainer.discard import analyze_discards
+from trainer.drills import DAILY_KINDS, explain_shortfall
+from trainer.pegging import score_peg
+
+PHONE = {"width": 390, "height": 844}
+
+
+def right_answer(drill: dict[str, Any]) -> int:
+    """The engine's count for a hand, crib or pegging drill."""
+    if drill["kind"] == "pegging":
+        return sum(i.points for i in score_peg(drill["played"], drill["card"]))
+    return score_show(drill["hand"], drill["starter"], crib=drill["crib"]).total
+
+
+def answer_by_keyboard(page: Page, drill: dict[str, Any], points: int | None) -> None:
+    """Type a count and Enter, or pick a throw with the number keys and Enter."""
+    if drill["kind"] == "discard":
+        best = [str(c) for c in analyze_discards(drill["cards"], drill["dealer"])[0].discard]
+        for card in best:
+            page.keyboard.press(str(drill["cards"].index(card) + 1))
+    else:
+        page.keyboard.type(str(points))
+    page.keyboard.press("Enter")
+    expect(page.locator("#feedback")).to_be_visible()
+
+
+def test_daily_by_keyboard_then_register(browser: Browser, server: str, shots: Path) -> None:
+    """Do today's challenge with the keyboard only, miss once, register, see the progress."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}/daily")
+    expect(page.locator("#cards .card").first).to_be_visible()
+    drills = page.request.get(f"{server}/api/daily").json()["drills"]
+    assert [d["kind"] for d in drills] == list(DAILY_KINDS)
+    missed_once = False
+    for n, drill in enumerate(drills):
+        expect(page.locator("#step")).to_have_text(f"{n + 1} / {len(drills)}")
+        if drill["kind"] == "discard":
+            answer_by_keyboard(page, drill, None)
+        elif not missed_once and right_answer(drill) >= 2:
+            breakdown = score_show(drill["hand"], drill["starter"], crib=drill["crib"])
+            answer_by_keyboard(page, drill, breakdown.total - 2)
+            expect(page.locator("#verdict")).to_contain_text("you missed 2")
+            missed = {c for i in explain_shortfall(breakdown.items, 2) for c in map(str, i.cards)}
+            highlighted = page.locator("#cards .card.missed")
+            expect(highlighted).to_have_count(len(missed))
+            assert {
+                highlighted.nth(i).get_attribute("data-card") for i in range(len(missed))
+            } == missed
+            expect(page.locator("#missed")).to_contain_text("You missed")
+            page.screenshot(path=shots / "daily-miss.png")
+            missed_once = True
+        else:
+            answer_by_keyboard(page, drill, right_answer(drill))
+            expect(page.locator("#verdict")).to_have_class("verdict right")
+        page.keyboard.press("n")
+    expect(page.locator("#summary")).to_be_visible()
+    assert missed_once
+    share = page.locator("#share").inner_text()
+    assert f"{len(drills) - 1}/{len(drills)}" in share and "Streak 1" in share
+    page.screenshot(path=shots / "daily-summary.png")
+
+    page.goto(f"{server}/auth/register")
+    page.fill("#username", "alice")
+    page.fill("#password", "cribbage29")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{server}/progress")
+    expect(page.locator("#done")).to_have_text(str(len(drills)))
+    expect(page.locator("#streak")).to_have_text("1")
+    expect(page.locator("svg.chart")).to_have_count(3)
+    page.screenshot(path=shots / "progress.png", full_page=True)
+    context.close()
+
+
+def test_phone_practice_by_touch(browser: Browser, server: str, shots: Path) -> None:
+    """On a 390×844 phone the cards fit, the keypad answers, and nothing scrolls sideways."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/practice/hand")
+    cards = page.locator("#cards .card")
+    expect(cards).to_have_count(5)
+    for i in range(5):
+        box = cards.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert box["width"] >= 56
+    page.screenshot(path=shots / "phone-hand.png")
+    for key in "99":
+        page.locator(f'#pad button[data-key="{key}"]').tap()
+    page.locator('#pad button[data-key="Enter"]').tap()
+    expect(page.locator("#feedback")).to_be_visible()
+    expect(page.locator("#verdict")).to_have_class("verdict wrong")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    page.screenshot(path=shots / "phone-feedback.png", full_page=True)
+    context.close()
+
+
+def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None:
+    """Tap the cards of a dispute, score it, and get a shareable URL with every item."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/score")
+    for card in ("5H", "5D", "5C", "JS", "5S"):
+        page.locator(f'#picker button[data-card="{card}"]').tap()
+    expect(page.locator("#cards")).to_have_value("5H 5D 5C JS")
+    expect(page.locator("#starter")).to_have_value("5S")
+    page.locator("form.calc button[type=submit]").tap()
+    page.wait_for_url("**/score?cards=5H+5D+5C+JS&starter=5S")
+    expect(page.locator(".total strong")).to_have_text("29")
+    items = score_show(["5H", "5D", "5C", "JS"], "5S").items
+    expect(page.locator(".result .item")).to_have_count(len(items))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shots / "phone-score.png", full_page=True)
+    context.close()
