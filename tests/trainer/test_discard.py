@@ -21,6 +21,11 @@ from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.tables import score_batch
 
 
+def rule_names(value: object) -> str | None:
+    """Test ids: rule sets by name."""
+    return value.name if isinstance(value, RuleSet) else None
+
+
 def brute_force(
     keep: tuple[Card, ...], discard: tuple[Card, ...], dealt: list[Card], rules: RuleSet
 ) -> tuple[float, float]:
@@ -73,6 +78,7 @@ def test_issue_example() -> None:
         ("5H 5D JS QC 7H", FIVE_CARD),
         ("5H 5D JS QC 7H", THREE_HAND),
     ],
+    ids=rule_names,
 )
 def test_every_split_ranked(deal: str, rules: RuleSet, dealer: bool) -> None:
     """Each way to throw appears once, best first; the pone's crib counts against him."""
@@ -106,6 +112,7 @@ def test_six_card_count() -> None:
         ("5H 5D JS QC 7H", THREE_HAND, ["7H", "JS"]),
         ("JD 9D 4D 4S AH", FOUR_HAND, ["JD"]),
     ],
+    ids=rule_names,
 )
 def test_matches_brute_force(deal: str, rules: RuleSet, discards: list[str]) -> None:
     """Hand and crib expectations are exact: brute force over every starter and crib agrees."""
@@ -145,6 +152,7 @@ def test_accepts_any_separator(text: str) -> None:
         ("5H 5D JS QC 7H 5H", SIX_CARD, DuplicateCardError, "card given twice: '5H'"),
         ("5H 5D JS QC 7H 1C", SIX_CARD, InvalidCardError, "unknown rank '1' in '1C'"),
     ],
+    ids=rule_names,
 )
 def test_rejects(deal: str, rules: RuleSet, error: type[Exception], message: str) -> None:
     """Wrong counts, repeated cards and bad tokens raise their own errors."""

@@ -29,6 +29,11 @@ from trainer.show import heels, score_ranks, score_show
 KIND_ORDER = [Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS]
 
 
+def rule_names(value: object) -> str | None:
+    """Test ids: rule sets by name."""
+    return value.name if isinstance(value, RuleSet) else None
+
+
 def reference_score(hand: Sequence[Card], starter: Card, crib: bool) -> int:
     """The show scored the slow, textbook way, independently of the engine."""
     cards = [*hand, starter]
@@ -117,6 +122,7 @@ TWENTY_NINE = (parse_cards("5H 5D 5C JS"), Card.parse("5S"))
         ("2H 4H 6H 8H | KS", True, FIVE_CARD, 0),
         ("2H 4H 6H 8H | KH", True, FIVE_CARD, 5),
     ],
+    ids=rule_names,
 )
 def test_known_totals(text: str, crib: bool, rules: RuleSet, total: int) -> None:
     """Totals counted by hand from the rule books."""
@@ -319,6 +325,7 @@ def test_accepts_strings_and_cards() -> None:
         ("5H 5D 5C 1S", "5S", False, SIX_CARD, InvalidCardError, "unknown rank '1' in '1S'"),
         ("5H 5D 5C JS", "5X", False, SIX_CARD, InvalidCardError, "unknown suit 'X' in '5X'"),
     ],
+    ids=rule_names,
 )
 def test_rejects(
     hand: str, starter: str, crib: bool, rules: RuleSet, error: type[Exception], message: str
@@ -413,6 +420,7 @@ def test_say_ends_with_total(deal: tuple[list[Card], Card]) -> None:
         ),
         ("J J J J", "5", False, SIX_CARD, "21"),
     ],
+    ids=rule_names,
 )
 def test_score_ranks(hand: str, starter: str, crib: bool, rules: RuleSet, text: str) -> None:
     """What ranks score for certain, and what the suits could add."""
@@ -457,7 +465,7 @@ def test_score_ranks_rejects(hand: str, starter: str, error: type[Exception], me
         score_ranks(hand, starter)
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(
     ranks=st.lists(st.sampled_from(list(Rank)), min_size=5, max_size=5).filter(
         lambda r: max(Counter(r).values()) <= 4
