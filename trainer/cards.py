@@ -159,6 +159,8 @@ class Card:
         ...
         trainer.cards.InvalidCardError: unknown rank '1' in '1H' (use A,2-10,J,Q,K)
         """
+        if not isinstance(token, str):
+            raise InvalidCardError(f"not a card: {token!r} (expected text like 5H)")
         card = _PARSED.get(token)
         if card is not None:
             return card

@@ -20,7 +20,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Card, CardLike, HandSizeError, Rank, as_card, check_distinct
+from .cards import Card, CardLike, HandSizeError, Rank, parse_cards
 from .rules import SIX_CARD, RuleSet
 from .tables import rank_index, rank_points_array
 
@@ -102,10 +102,9 @@ def analyze_discards(
     :raises HandSizeError: when the deal is not ``rules.dealt`` cards.
     :raises InvalidCardError, DuplicateCardError: for bad cards.
     """
-    cards = [as_card(c) for c in (deal.split() if isinstance(deal, str) else deal)]
+    cards = parse_cards(deal)
     if len(cards) != rules.dealt:
         raise HandSizeError(f"a {rules.name} deal has {rules.dealt} cards, got {len(cards)}")
-    check_distinct(cards)
     unseen = _Unseen.outside(cards)
     options = []
     for discard in itertools.combinations(cards, rules.discards):

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 
 from .breakdown import Kind, ScoreItem
-from .cards import Card, CardLike, HandSizeError, as_card, check_distinct
+from .cards import Card, CardLike, HandSizeError, as_card, check_distinct, parse_cards
 
 GO = "go"
 """The token that marks a go in a played sequence."""
@@ -162,7 +162,9 @@ def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
 
 
 def play_out(
-    pone: Sequence[CardLike], dealer: Sequence[CardLike], order: Sequence[CardLike]
+    pone: Sequence[CardLike] | str,
+    dealer: Sequence[CardLike] | str,
+    order: Sequence[CardLike] | str,
 ) -> list[Peg]:
     """Score a whole play from both hands and the order the cards were played.
 
@@ -177,12 +179,11 @@ def play_out(
     >>> [(p.player, [i.kind.value for i in p.items]) for p in pegs if p.points]
     [(0, ['run']), (1, ['go']), (1, ['last card'])]
     """
-    hands = [_hand(pone), _hand(dealer)]
+    hands = [parse_cards(pone), parse_cards(dealer)]
     if len(hands[0]) != len(hands[1]):
         raise HandSizeError(f"hands differ in size: {len(hands[0])} and {len(hands[1])}")
     check_distinct(hands[0] + hands[1])
-    played = [as_card(c) for c in (order.split() if isinstance(order, str) else order)]
-    check_distinct(played)
+    played = parse_cards(order)
     count = _Count()
     pegs: list[Peg] = []
     turn = 0
@@ -211,7 +212,3 @@ def play_out(
     if pegs and not hands[0] and not hands[1]:
         _last_card(pegs)
     return pegs
-
-
-def _hand(cards: Sequence[CardLike] | str) -> list[Card]:
-    return [as_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]

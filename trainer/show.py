@@ -344,7 +344,7 @@ def score_ranks(
         breakdown = score_show(cards[:-1], cards[-1], crib, rules=rules)
         by_kind = breakdown.points_by_kind()
         found[(by_kind.get(Kind.FLUSH, 0), by_kind.get(Kind.NOBS, 0))] = breakdown.total
-    certain = found.pop((0, 0))
+    certain = found.pop(min(found, key=found.__getitem__))  # (0, 0) unless nobs is forced
     jacks = ranks.count(Rank.JACK)
     outcomes = sorted(
         (total, _condition(flush, nobs, len(ranks), jacks))
