@@ -28,6 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_REFRESH_EACH_REQUEST=False,
         PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
     )
     if test_config is None:

@@ -15,7 +15,7 @@ from trainer.pegging import score_sequence
 from trainer.show import spoken_count
 
 from . import progress, training
-from .auth import current_player_id, known_player_id
+from .auth import as_player, session_player_id
 from .db import get_session
 from .models import Drill
 
@@ -65,16 +65,10 @@ def pegging() -> dict[str, Any]:
 @bp.get("/drills/next")
 def next_drill() -> dict[str, Any]:
     """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
-    kind = _choice("kind", KINDS, "hand")
-    level = _choice("difficulty", tuple(d.value for d in Difficulty), "standard")
+    kind: Any = _choice("kind", KINDS, "hand")
+    level = Difficulty(_choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
     mode = _choice("mode", ("practice", "sprint"), "practice")
-    drill = training.deal_next(
-        get_session(),
-        current_player_id(),
-        kind,
-        Difficulty(level),
-        mode,  # type: ignore[arg-type]
-    )
+    drill = as_player(lambda db, player_id: training.deal_next(db, player_id, kind, level, mode))
     return training.drill_json(drill)
 
 
@@ -83,19 +77,17 @@ def answer(drill_id: int) -> dict[str, Any]:
     """Answer a drill once: ``{"points": 12}`` or ``{"discard": ["7H", "8C"]}``."""
     data = _json_body()
     db = get_session()
-    drill = db.get(Drill, drill_id)
+    drill = training.get_drill(db, drill_id)
     if drill is None:
         abort(404, f"no drill {drill_id}")
-    if drill.player_id != known_player_id():
+    if drill.player_id != session_player_id():
         abort(403, f"drill {drill_id} was dealt to another player")
-    if training.answered(db, [drill_id]):
-        abort(409, f"drill {drill_id} is already answered")
     try:
-        grade, stored = training.record_answer(db, drill, data)
+        grade, seconds = training.record_answer(db, drill, data)
     except IntegrityError:
         db.rollback()
         abort(409, f"drill {drill_id} is already answered")
-    result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": stored.seconds}
+    result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
     if drill.kind in ("hand", "crib"):
         result["say"] = spoken_count(grade.items)
     if data.get("muggins") and drill.kind != "discard":
@@ -121,9 +113,9 @@ def _daily_date() -> str:
 def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()
-    player_id = current_player_id()
     db = get_session()
-    dealt = training.daily_set(db, player_id, date)
+    dealt = as_player(lambda db, player_id: training.daily_set(db, player_id, date))
+    player_id = session_player_id()
     answers = training.answered(db, [d.id for d in dealt])
     return {
         "date": date,

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
@@ -15,23 +19,19 @@ from .db import get_session
 from .models import Answer, Drill, Player
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
+T = TypeVar("T")
 
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 
 
-def known_player_id() -> int | None:
-    """The id of the player on this browser, if they have one that still exists."""
-    player_id = session.get("player_id")
-    if player_id is not None and get_session().get(Player, player_id) is not None:
-        return int(player_id)
-    return None
+def session_player_id() -> int | None:
+    """The player id carried by this browser's signed session (not looked up)."""
+    value = session.get("player_id")
+    return None if value is None else int(value)
 
 
-def current_player_id() -> int:
-    """The id of the player on this browser, making them a guest on their first visit."""
-    player_id = known_player_id()
-    if player_id is not None:
-        return player_id
+def _new_guest() -> int:
+    """Make a guest player for this browser."""
     db = get_session()
     player = Player(created_at=time.time())
     db.add(player)
@@ -39,6 +39,26 @@ def current_player_id() -> int:
     session.permanent = True
     session["player_id"] = player.id
     return player.id
+
+
+def as_player(work: Callable[[Session, int], T]) -> T:
+    """Run ``work(db, player_id)`` for this browser's player, making a guest on a first visit.
+
+    The session is trusted without a query; if its player is gone (a new database), the
+    insert's foreign key fails and the work is redone for a new guest. Another integrity
+    error (two tabs dealing the same daily set at once) is retried once as it is.
+    """
+    db = get_session()
+    player_id = session_player_id()
+    if player_id is None:
+        return work(db, _new_guest())
+    try:
+        return work(db, player_id)
+    except IntegrityError:
+        db.rollback()
+    if db.get(Player, player_id) is None:
+        player_id = _new_guest()
+    return work(db, player_id)
 
 
 def current_player() -> Player | None:

@@ -8,6 +8,11 @@ only grow by new tables so far, so there are no migrations yet.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+
 import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
@@ -34,6 +39,42 @@ def make_engine(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+class _WriteLock:
+    """A blocking file lock that serializes this SQLite database's writers across workers.
+
+    SQLite's own busy handler sleeps and retries (1, 2, 5, 10 … ms), which under load turns
+    short write transactions into long latency tails; a writer waiting on ``flock`` wakes the
+    moment the lock is free. The file is opened per process (after gunicorn forks).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._pid = -1
+        self._fd = -1
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        if self._pid != os.getpid():
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._pid = os.getpid()
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def write_lock() -> Iterator[None]:
+    """Hold while writing and committing: serializes SQLite writers; a no-op elsewhere."""
+    lock: _WriteLock | None = current_app.extensions["crib_write_lock"]
+    if lock is None:
+        yield
+    else:
+        with lock.held():
+            yield
 
 
 def get_session() -> Session:
@@ -70,6 +111,9 @@ def init_app(app: Flask) -> None:
     """Give ``app`` an engine and session factory, create the schema, add ``init-db``."""
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["crib_engine"] = engine
+    database = engine.url.database
+    on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
+    app.extensions["crib_write_lock"] = _WriteLock(f"{database}.lock") if on_disk else None
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)
     app.cli.add_command(init_db_command)

@@ -7,6 +7,9 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
+from trainer import score_show
+from trainer.discard import analyze_discards
+
 from . import create_app
 
 
@@ -33,6 +36,7 @@ def serve(host: str, port: int, workers: int) -> None:
     schema is created once; each worker then opens its own connections.
     """
     app = create_app()
+    _warm_up()
     options = {
         "bind": f"{host}:{port}",
         "workers": workers,
@@ -42,3 +46,10 @@ def serve(host: str, port: int, workers: int) -> None:
         "preload_app": True,
     }
     _Gunicorn(app, options).run()
+
+
+def _warm_up() -> None:
+    """Build the engine's lazily built score tables once, so the forked workers share them
+    instead of each paying for them on its first request."""
+    score_show(["5H", "5D", "5C", "JS"], "5S")
+    analyze_discards(["5H", "5D", "5C", "JS", "7H", "8C"], dealer=True)

@@ -1,26 +1,52 @@
 """Drills as stored things: deal one to a player, deal the daily set, record an answer.
 
 The cards and the verdict come from :mod:`trainer.drills`; this module only keeps them.
+These are the hot paths of the trainer, so they use SQLAlchemy Core statements (a few
+indexed queries, one commit per request) rather than the ORM's unit of work.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import random
 import time
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Row, bindparam, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from trainer import drills
 from trainer.drills import Category, Deal, Difficulty, Grade, Tally
 
+from .db import write_lock
 from .models import Answer, Drill, Skill
 
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
 """Seconds until a missed deal comes back, by how often it was dealt before."""
 _MAX_SECONDS = 600.0
+
+DRILLS = Drill.__table__
+ANSWERS = Answer.__table__
+SKILLS = Skill.__table__
+
+# Statements built once: a request only binds parameters to them.
+_INSERT_DRILL = insert(DRILLS).returning(*DRILLS.c)
+_INSERT_ANSWER = insert(ANSWERS)
+_GET_DRILL = select(DRILLS).where(DRILLS.c.id == bindparam("id"))
+_TALLIES = select(SKILLS.c.category, SKILLS.c.seen, SKILLS.c.missed, SKILLS.c.seconds).where(
+    SKILLS.c.player_id == bindparam("player_id")
+)
+_DUE = (
+    select(ANSWERS.c.id.label("answer_id"), DRILLS)
+    .join(DRILLS, DRILLS.c.id == ANSWERS.c.drill_id)
+    .where(ANSWERS.c.player_id == bindparam("player_id"), ANSWERS.c.review_at <= bindparam("now"))
+    .where(DRILLS.c.kind == bindparam("kind"))
+    .order_by(ANSWERS.c.review_at)
+    .limit(1)
+)
+_UNQUEUE = update(ANSWERS).where(ANSWERS.c.id == bindparam("answer_id")).values(review_at=None)
 
 
 def today() -> str:
@@ -28,7 +54,7 @@ def today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
-def drill_json(drill: Drill) -> dict[str, Any]:
+def drill_json(drill: Row[Any]) -> dict[str, Any]:
     """What a page needs to show a drill: its id, its cards, and how it was dealt."""
     return {
         "id": drill.id,
@@ -39,26 +65,28 @@ def drill_json(drill: Drill) -> dict[str, Any]:
     }
 
 
-def _new_drill(
+def _drill_values(
     player_id: int, deal: Deal, mode: str, difficulty: Difficulty, **extra: Any
-) -> Drill:
+) -> dict[str, Any]:
     categories = ",".join(sorted(c.value for c in drills.classify(deal)))
-    return Drill(
-        player_id=player_id,
-        kind=deal.kind,
-        mode=mode,
-        difficulty=difficulty.value,
-        deal=deal.to_json(),
-        categories=categories,
-        dealt_at=time.time(),
-        **extra,
-    )
+    return {
+        "player_id": player_id,
+        "kind": deal.kind,
+        "mode": mode,
+        "difficulty": difficulty.value,
+        "deal": deal.to_json(),
+        "categories": categories,
+        "dealt_at": time.time(),
+        "daily_date": None,
+        "position": None,
+        "repeat": 0,
+    } | extra
 
 
 def tallies(db: Session, player_id: int) -> dict[Category, Tally]:
     """The player's running tally per category."""
-    rows = db.scalars(select(Skill).where(Skill.player_id == player_id))
-    return {Category(s.category): Tally(s.seen, s.missed, s.seconds) for s in rows}
+    rows = db.execute(_TALLIES, {"player_id": player_id})
+    return {Category(c): Tally(seen, missed, seconds) for c, seen, missed, seconds in rows}
 
 
 def deal_next(
@@ -68,74 +96,78 @@ def deal_next(
     difficulty: Difficulty,
     mode: str = "practice",
     rng: random.Random | None = None,
-) -> Drill:
+) -> Row[Any]:
     """Deal and store the player's next drill of ``kind``.
 
     In practice a missed deal that is due comes back first; otherwise the deal aims at the
     player's weak spots (:func:`trainer.drills.choose_focus`).
+
+    :raises sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     rng = rng or random.Random()
-    drill = _due_review(db, player_id, kind) if mode == "practice" else None
-    if drill is None:
+    due = _due_review(db, player_id, kind) if mode == "practice" else None
+    if due is None:
         focus = drills.choose_focus(kind, tallies(db, player_id), rng)
-        drill = _new_drill(player_id, drills.deal(kind, rng, difficulty, focus), mode, difficulty)
-    db.add(drill)
-    db.commit()
+        deal = drills.deal(kind, rng, difficulty, focus)
+        values = _drill_values(player_id, deal, mode, difficulty)
+    else:
+        answer_id, values = due
+    with write_lock():
+        if due is not None:
+            db.execute(_UNQUEUE, {"answer_id": answer_id})
+        drill = db.execute(_INSERT_DRILL, values).one()
+        db.commit()
     return drill
 
 
-def _due_review(db: Session, player_id: int, kind: str) -> Drill | None:
-    """The oldest missed deal of ``kind`` that is due again, re-dealt (or ``None``)."""
-    due = db.execute(
-        select(Answer, Drill)
-        .join(Drill, Drill.id == Answer.drill_id)
-        .where(Answer.player_id == player_id, Answer.review_at <= time.time())
-        .where(Drill.kind == kind)
-        .order_by(Answer.review_at)
-        .limit(1)
-    ).first()
+def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
+    """The answer id and a new deal of the oldest missed deal of ``kind`` that is due again."""
+    now = time.time()
+    due = db.execute(_DUE, {"player_id": player_id, "now": now, "kind": kind}).first()
     if due is None:
         return None
-    answer, old = due
-    answer.review_at = None
-    return Drill(
-        player_id=player_id,
-        kind=old.kind,
-        mode="review",
-        difficulty=old.difficulty,
-        deal=old.deal,
-        categories=old.categories,
-        dealt_at=time.time(),
-        repeat=old.repeat + 1,
-    )
+    old = due._mapping
+    repeat = {"mode": "review", "dealt_at": now, "repeat": old["repeat"] + 1}
+    return due.answer_id, {c.name: old[c] for c in DRILLS.c if c.name != "id"} | repeat
 
 
-def daily_set(db: Session, player_id: int, date: str) -> list[Drill]:
-    """The player's drills for the daily challenge of ``date``, dealt on first visit."""
-    query = select(Drill).where(Drill.player_id == player_id, Drill.daily_date == date)
-    existing = list(db.scalars(query.order_by(Drill.position)))
+def get_drill(db: Session, drill_id: int) -> Row[Any] | None:
+    """The drill with this id, if any."""
+    return db.execute(_GET_DRILL, {"id": drill_id}).first()
+
+
+def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
+    """The player's drills for the daily challenge of ``date``, dealt on first visit.
+
+    :raises sqlalchemy.exc.IntegrityError: when the player does not exist.
+    """
+    query = select(DRILLS).where(DRILLS.c.player_id == player_id, DRILLS.c.daily_date == date)
+    existing = list(db.execute(query.order_by(DRILLS.c.position)))
     if existing:
         return existing
     deals = zip(drills.daily(date), drills.DAILY_LEVELS, strict=True)
-    dealt = [
-        _new_drill(player_id, deal, "daily", level, daily_date=date, position=i)
-        for i, (deal, level) in enumerate(deals)
+    rows = [
+        _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
+        for position, (deal, level) in enumerate(deals)
     ]
-    db.add_all(dealt)
-    db.commit()
-    return dealt
+    with write_lock():
+        db.execute(insert(DRILLS), rows)
+        db.commit()
+    return list(db.execute(query.order_by(DRILLS.c.position)))
 
 
-def answered(db: Session, drill_ids: list[int]) -> dict[int, Answer]:
+def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
     """The answers to these drills, by drill id."""
-    rows = db.scalars(select(Answer).where(Answer.drill_id.in_(drill_ids)))
+    rows = db.execute(select(ANSWERS).where(ANSWERS.c.drill_id.in_(drill_ids)))
     return {a.drill_id: a for a in rows}
 
 
-def record_answer(db: Session, drill: Drill, given: dict[str, Any]) -> tuple[Grade, Answer]:
-    """Grade ``given`` against the engine, store it with the tallies, and commit.
+def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[Grade, float]:
+    """Grade ``given`` against the engine, store it with the tallies, commit; return the
+    verdict and the seconds the answer took.
 
     :raises ValueError: for a malformed answer (nothing is stored).
+    :raises sqlalchemy.exc.IntegrityError: when the drill already has an answer.
     """
     grade = drills.grade(Deal.from_json(drill.deal), given)
     now = time.time()
@@ -143,58 +175,71 @@ def record_answer(db: Session, drill: Drill, given: dict[str, Any]) -> tuple[Gra
     review_at = None
     if not grade.correct and drill.mode != "daily":
         review_at = now + REVIEW_AFTER[min(drill.repeat, len(REVIEW_AFTER) - 1)]
-    answer = Answer(
-        drill_id=drill.id,
-        player_id=drill.player_id,
-        kind=drill.kind,
-        correct=grade.correct,
-        claimed=grade.claimed,
-        total=grade.total,
-        seconds=seconds,
-        answered_at=now,
-        day=datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
-        given=given,
-        review_at=review_at,
+    answer = {
+        "drill_id": drill.id,
+        "player_id": drill.player_id,
+        "kind": drill.kind,
+        "correct": grade.correct,
+        "claimed": grade.claimed,
+        "total": grade.total,
+        "seconds": seconds,
+        "answered_at": now,
+        "day": datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
+        "given": given,
+        "review_at": review_at,
+    }
+    missed = int(not grade.correct)
+    tallies = [
+        {"player_id": drill.player_id, "category": c, "seen": 1, "missed": missed}
+        | {"seconds": seconds}
+        for c in drill.categories.split(",")
+        if c
+    ]
+    with write_lock():
+        db.execute(_INSERT_ANSWER, answer)
+        if tallies:
+            db.execute(_skills_upsert(db), tallies)
+        db.commit()
+    return grade, seconds
+
+
+def _skills_upsert(db: Session) -> Any:
+    """``INSERT … ON CONFLICT DO UPDATE`` adding to a player's tallies (SQLite, PostgreSQL)."""
+    return _upsert_for(db.get_bind().dialect.name)
+
+
+@functools.cache
+def _upsert_for(dialect_name: str) -> Any:
+    dialect = sqlite if dialect_name == "sqlite" else postgresql
+    statement = dialect.insert(SKILLS)
+    return statement.on_conflict_do_update(
+        index_elements=[SKILLS.c.player_id, SKILLS.c.category],
+        set_={
+            "seen": SKILLS.c.seen + statement.excluded.seen,
+            "missed": SKILLS.c.missed + statement.excluded.missed,
+            "seconds": SKILLS.c.seconds + statement.excluded.seconds,
+        },
     )
-    db.add(answer)
-    _add_to_skills(db, drill.player_id, drill.categories.split(","), grade.correct, seconds)
-    db.commit()
-    return grade, answer
-
-
-def _add_to_skills(
-    db: Session, player_id: int, categories: list[str], correct: bool, seconds: float
-) -> None:
-    categories = [c for c in categories if c]
-    if not categories:
-        return
-    query = select(Skill).where(Skill.player_id == player_id, Skill.category.in_(categories))
-    skills = {s.category: s for s in db.scalars(query)}
-    for category in categories:
-        skill = skills.get(category)
-        if skill is None:
-            skill = Skill(player_id=player_id, category=category, seen=0, missed=0, seconds=0.0)
-            db.add(skill)
-        skill.seen += 1
-        skill.missed += not correct
-        skill.seconds += seconds
 
 
 def rebuild_skills(db: Session, player_id: int) -> None:
     """Recount the player's tallies from their stored answers (after merging a guest)."""
     rows = db.execute(
-        select(Drill.categories, Answer.correct, Answer.seconds)
-        .join(Answer, Answer.drill_id == Drill.id)
-        .where(Answer.player_id == player_id)
+        select(DRILLS.c.categories, ANSWERS.c.correct, ANSWERS.c.seconds)
+        .join(ANSWERS, ANSWERS.c.drill_id == DRILLS.c.id)
+        .where(ANSWERS.c.player_id == player_id)
     )
     totals = drills.tally(
         ([Category(c) for c in cats.split(",") if c], correct, seconds)
         for cats, correct, seconds in rows
     )
-    db.execute(delete(Skill).where(Skill.player_id == player_id))
-    db.add_all(
-        Skill(
-            player_id=player_id, category=c.value, seen=t.seen, missed=t.missed, seconds=t.seconds
+    db.execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
+    if totals:
+        db.execute(
+            insert(SKILLS),
+            [
+                {"player_id": player_id, "category": c.value}
+                | {"seen": s.seen, "missed": s.missed, "seconds": s.seconds}
+                for c, s in totals.items()
+            ],
         )
-        for c, t in totals.items()
-    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask
-from flask.testing import FlaskCliRunner
+from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import inspect, text
 
+from web import create_app
 from web.db import get_session
 
 
@@ -29,3 +32,24 @@ def test_init_db_command(runner: FlaskCliRunner) -> None:
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0
     assert "Initialized the database at sqlite:///" in result.output
+
+
+def test_writes_hold_a_file_lock(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    """SQLite writers take ``<database>.lock``; an in-memory database needs none."""
+    client.get("/api/drills/next?kind=hand")
+    assert (tmp_path / "trainer.sqlite.lock").exists()
+    memory = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
+    assert memory.extensions["crib_write_lock"] is None
+
+
+def test_stale_session_gets_a_new_guest(app: Flask, client: FlaskClient) -> None:
+    """A session naming a player the database no longer has is given a new guest."""
+    with client.session_transaction() as session:
+        session["player_id"] = 12345
+    drill = client.get("/api/drills/next?kind=hand")
+    assert drill.status_code == 200
+    with client.session_transaction() as session:
+        assert session["player_id"] != 12345
+    assert (
+        client.post(f"/api/drills/{drill.json['id']}/answer", json={"points": 0}).status_code == 200
+    )
