@@ -1,0 +1,18 @@
+"""Camera hand reader: synthetic data, training and ONNX inference for playing-card photos.
+
+Serving code (:mod:`vision.reader`, :mod:`vision.evaluate`) needs only numpy, OpenCV and
+onnxruntime; training code (:mod:`vision.train`) imports Ultralytics/torch lazily.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+"""The 52 card codes, rank then suit, e.g. ``"10D"``, ``"QS"``."""
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+MODELS_DIR = REPO_ROOT / "models"
+CACHE_DIR = REPO_ROOT / ".cache" / "vision"

@@ -1,0 +1,170 @@
+"""Measure the reader on labelled photos (``labels.json`` as in ``shared/data/real-cards``).
+
+Card identity is compared per image as a multiset: a true positive is a predicted card that is in
+the labels (each label matched once). Where ``labels_complete`` is false, a predicted card missing
+from the labels is not counted as a false positive. Only cards read with confidence count as
+predictions; uncertain ones are tallied separately.
+
+Usage:
+    python -m vision.evaluate /path/to/real-cards [--limit N] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+
+from vision import MODELS_DIR
+
+
+@dataclass
+class SubsetScore:
+    """Card-level scores for one ``source`` subset.
+
+    Attributes:
+        images (int): Photos read.
+        tp (int): Predicted cards that are labelled.
+        fp (int): Predicted cards that are not labelled (in complete label sets).
+        fn (int): Labelled cards not predicted.
+        uncertain (int): Cards reported as uncertain (not counted as predictions).
+        hands (int): Photos with 1-6 labelled cards.
+        hands_exact (int): Of those, photos whose predicted set equals the labels exactly.
+        seconds (list[float]): Read time per photo (decode + read).
+    """
+
+    images: int = 0
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    uncertain: int = 0
+    hands: int = 0
+    hands_exact: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        """tp / (tp + fp)."""
+        return self.tp / max(1, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        """tp / (tp + fn)."""
+        return self.tp / max(1, self.tp + self.fn)
+
+    @property
+    def hand_rate(self) -> float:
+        """Whole-hand-exact rate on photos of 1-6 cards."""
+        return self.hands_exact / max(1, self.hands)
+
+    def add(self, other: SubsetScore) -> None:
+        """Accumulate ``other`` into this score."""
+        for k in ("images", "tp", "fp", "fn", "uncertain", "hands", "hands_exact"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.seconds += other.seconds
+
+
+def score_image(pred: list[str], truth: list[str], complete: bool = True) -> tuple[int, int, int]:
+    """(tp, fp, fn) of predicted card codes against labelled ones, as multisets.
+
+    Examples:
+        >>> score_image(["5H", "QS", "2C"], ["5H", "QS", "KD"])
+        (2, 1, 1)
+        >>> score_image(["5H", "2C"], ["5H"], complete=False)
+        (1, 0, 0)
+    """
+    p, t = Counter(pred), Counter(truth)
+    tp = sum((p & t).values())
+    fp = 0 if not complete else sum((p - t).values())
+    return tp, fp, sum((t - p).values())
+
+
+def evaluate(
+    data_dir: Path | str, models_dir: Path = MODELS_DIR, limit: int | None = None, verbose: bool = False,
+) -> dict[str, SubsetScore]:
+    """Read every labelled photo in ``data_dir`` and score it per ``source``.
+
+    Args:
+        data_dir (Path | str): Folder with ``labels.json`` and ``images/``.
+        models_dir (Path): Model folder for the reader.
+        limit (int | None): Read at most this many photos per subset.
+        verbose (bool): Print each photo's errors.
+
+    Returns:
+        (dict[str, SubsetScore]): Scores by source, plus ``"all"``.
+    """
+    import time
+
+    from vision.reader import decode_image, load_reader
+
+    data_dir = Path(data_dir)
+    labels = json.loads((data_dir / "labels.json").read_text())
+    reader = load_reader(Path(models_dir))
+    scores: dict[str, SubsetScore] = defaultdict(SubsetScore)
+    seen: Counter[str] = Counter()
+    for name, lab in sorted(labels.items()):
+        src = lab.get("source", "all")
+        if limit is not None and seen[src] >= limit:
+            continue
+        seen[src] += 1
+        path = data_dir / "images" / name
+        t0 = time.perf_counter()
+        img = decode_image(path.read_bytes())
+        reading = reader.read(img)
+        dt = time.perf_counter() - t0
+        pred = reading.certain_cards
+        truth = list(lab["cards"])
+        complete = bool(lab.get("labels_complete", True))
+        tp, fp, fn = score_image(pred, truth, complete)
+        s = scores[src]
+        s.images += 1
+        s.tp, s.fp, s.fn = s.tp + tp, s.fp + fp, s.fn + fn
+        s.uncertain += sum(c.uncertain for c in reading.cards)
+        s.seconds.append(dt)
+        if 1 <= len(truth) <= 6:
+            s.hands += 1
+            s.hands_exact += int(Counter(pred) == Counter(truth))
+        if verbose and (fp or fn):
+            miss = sorted((Counter(truth) - Counter(pred)).elements())
+            extra = sorted((Counter(pred) - Counter(truth)).elements())
+            unc = [f"{c.card}?{c.confidence:.2f}" for c in reading.cards if c.uncertain]
+            print(f"{name}: missed {miss} extra {extra} uncertain {unc}")
+    total = SubsetScore()
+    for s in scores.values():
+        total.add(s)
+    out = dict(sorted(scores.items()))
+    out["all"] = total
+    return out
+
+
+def format_scores(scores: dict[str, SubsetScore]) -> str:
+    """A plain-text table of :func:`evaluate` results."""
+    lines = [f"{'subset':<12} {'images':>6} {'precision':>9} {'recall':>7} {'hand-exact':>12} "
+             f"{'uncertain':>9} {'median s':>8}"]
+    for k, s in scores.items():
+        hand = f"{s.hands_exact}/{s.hands} {s.hand_rate:.0%}" if s.hands else "-"
+        med = statistics.median(s.seconds) if s.seconds else float("nan")
+        lines.append(f"{k:<12} {s.images:>6} {s.precision:>9.1%} {s.recall:>7.1%} {hand:>12} "
+                     f"{s.uncertain:>9} {med:>8.3f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description="Evaluate the card reader on labelled photos.")
+    ap.add_argument("data_dir", type=Path)
+    ap.add_argument("--models", type=Path, default=MODELS_DIR)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    cv2.setNumThreads(2)
+    print(format_scores(evaluate(a.data_dir, a.models, a.limit, a.verbose)))
+
+
+if __name__ == "__main__":
+    main()

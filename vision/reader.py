@@ -1,0 +1,406 @@
+"""Read the playing cards in a photo: ONNX corner-index detector + crop classifier (no torch).
+
+API (stable; used by the web app and ``crib read``):
+
+    from vision.reader import load_reader, read_image_bytes
+    reading = load_reader().read(image_bgr)          # np.ndarray (H, W, 3) uint8 BGR
+    reading = read_image_bytes(data, max_cards=13)   # bytes of a JPEG/PNG/... upload
+    for c in reading.cards:                          # list[DetectedCard]
+        c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
+    reading.starter_index                            # index into reading.cards, or None
+    reading.certain_cards                            # codes of the cards read with confidence
+
+``read_image_bytes`` raises :class:`vision.errors.ImageError` (a ``ValueError``) for an empty,
+truncated or non-image upload or one over :data:`MAX_PIXELS`; its subclasses
+:class:`~vision.errors.NoCardsError` when no card is found and
+:class:`~vision.errors.TooManyCardsError` when more than ``max_cards`` are found.
+
+How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole
+photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for
+small indices); each index is cut from the full-resolution photo and named by the classifier
+(52 cards + "none"). Detections of one identity that are plausibly the same physical card (its two
+corners) are merged. A card whose identity probability is below ``uncertain_below`` is returned
+with ``uncertain=True`` instead of being guessed. The starter is the card set apart from the rest
+(farthest from the centroid of the others by a clear margin); callers may override it.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import CARDS, MODELS_DIR
+from vision.crops import crop_index
+from vision.errors import ImageError, NoCardsError, TooManyCardsError
+
+MAX_PIXELS = 40_000_000
+"""Largest accepted photo (width x height)."""
+MAX_BYTES = 50 * 1024 * 1024
+"""Largest accepted upload in bytes."""
+
+
+@dataclass(frozen=True)
+class DetectedCard:
+    """One card read from a photo.
+
+    Attributes:
+        card (str): Card code such as ``"5H"`` or ``"10D"`` (best guess even when uncertain).
+        confidence (float): Probability of that identity, in [0, 1].
+        box (tuple[float, float, float, float]): Corner-index box x1, y1, x2, y2 in image pixels.
+        uncertain (bool): True when the identity is not trusted (low confidence).
+    """
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    uncertain: bool = False
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """Centre of the box."""
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+@dataclass
+class Reading:
+    """The result of reading one photo.
+
+    Attributes:
+        cards (list[DetectedCard]): Cards found, left to right.
+        starter_index (int | None): Index in ``cards`` of the card set apart, if any.
+        image_size (tuple[int, int]): (width, height) of the photo read.
+        seconds (float): Time spent reading.
+    """
+
+    cards: list[DetectedCard] = field(default_factory=list)
+    starter_index: int | None = None
+    image_size: tuple[int, int] = (0, 0)
+    seconds: float = 0.0
+
+    @property
+    def certain_cards(self) -> list[str]:
+        """Codes of the cards read with confidence."""
+        return [c.card for c in self.cards if not c.uncertain]
+
+    @property
+    def starter(self) -> DetectedCard | None:
+        """The starter card, if one is set apart."""
+        return None if self.starter_index is None else self.cards[self.starter_index]
+
+    def hand(self) -> list[DetectedCard]:
+        """The cards other than the starter."""
+        return [c for i, c in enumerate(self.cards) if i != self.starter_index]
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
+    if len(boxes) == 0:
+        return []
+    xywh = np.c_[boxes[:, :2], boxes[:, 2:] - boxes[:, :2]].tolist()
+    keep = cv2.dnn.NMSBoxes(xywh, scores.tolist(), 0.0, iou)
+    return [int(i) for i in np.array(keep).flatten()]
+
+
+def starter_index(centers: list[tuple[float, float]], margin: float = 1.6) -> int | None:
+    """Index of the card set apart from the others, or None if no card clearly is.
+
+    The candidate is the card farthest from the centroid of the rest; it must be more than
+    ``margin`` times farther than the runner-up and more than twice the spread of the rest.
+
+    Args:
+        centers (list[tuple[float, float]]): Card centres.
+        margin (float): Required ratio to the second-farthest card.
+
+    Returns:
+        (int | None): The index, or None.
+
+    Examples:
+        >>> starter_index([(0, 0), (10, 0), (20, 0), (30, 0), (15, 200)])
+        4
+        >>> starter_index([(0, 0), (10, 0), (20, 0), (30, 0)]) is None
+        True
+    """
+    n = len(centers)
+    if n < 3:
+        return None
+    p = np.asarray(centers, np.float64)
+    d = np.empty(n)
+    spread = np.empty(n)
+    for i in range(n):
+        rest = np.delete(p, i, 0)
+        c = rest.mean(0)
+        d[i] = np.linalg.norm(p[i] - c)
+        spread[i] = np.linalg.norm(rest - c, axis=1).mean()
+    order = np.argsort(-d)
+    best, second = order[0], order[1]
+    if d[best] > margin * d[second] and d[best] > 2.0 * spread[best] + 1e-9:
+        return int(best)
+    return None
+
+
+class CardReader:
+    """Corner-index detector + crop classifier, both ONNX (onnxruntime, CPU).
+
+    Args:
+        models_dir (Path): Folder with ``index_detector.onnx``, ``card_classifier.onnx`` and
+            ``card_classifier.json``.
+        threads (int): onnxruntime intra-op threads.
+        det_conf (float): Minimum detector score for a corner index.
+        uncertain_below (float): Identity probability under which a card is reported uncertain.
+        tiles (str): ``"auto"`` (tile large photos), ``"always"`` or ``"never"``.
+    """
+
+    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, det_conf: float = 0.25,
+                 uncertain_below: float = 0.6, tiles: str = "auto") -> None:
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        prov = ["CPUExecutionProvider"]
+        self.det = ort.InferenceSession(str(models_dir / "index_detector.onnx"), so, providers=prov)
+        self.cls = ort.InferenceSession(str(models_dir / "card_classifier.onnx"), so, providers=prov)
+        meta = json.loads((models_dir / "card_classifier.json").read_text())
+        self.classes: list[str] = meta["classes"]
+        self.crop_size = int(meta.get("crop_size", 64))
+        shape = self.det.get_inputs()[0].shape
+        self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
+        self.det_conf = det_conf
+        self.uncertain_below = uncertain_below
+        self.tiles = tiles
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------------------ detector
+    def _detect(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Letterbox ``img`` to the model size; return boxes (N, 4) in ``img`` pixels and scores."""
+        h, w = img.shape[:2]
+        s = self.imgsz / max(h, w)
+        nw, nh = max(1, round(w * s)), max(1, round(h * s))
+        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
+        px, py = (self.imgsz - nw) // 2, (self.imgsz - nh) // 2
+        canvas[py : py + nh, px : px + nw] = cv2.resize(img, (nw, nh), interpolation=interp)
+        x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]  # (5, N)
+        scores = out[4]
+        k = scores >= self.det_conf
+        if not k.any():
+            return np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)
+        cx, cy, bw, bh = out[:4, k]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+        boxes = (boxes - [px, py, px, py]) / s
+        boxes = np.clip(boxes, 0, [w, h, w, h])
+        sc = scores[k]
+        keep = _nms(boxes, sc, 0.5)
+        return boxes[keep].astype(np.float32), sc[keep].astype(np.float32)
+
+    def _tiles(self, h: int, w: int) -> list[tuple[int, int, int, int]]:
+        """Overlapping 2x2 (or 2x1) tiles covering the image."""
+        tw, th = int(w * 0.6), int(h * 0.6)
+        xs = [0, w - tw] if w > 1.3 * self.imgsz else [0]
+        ys = [0, h - th] if h > 1.3 * self.imgsz else [0]
+        return [(x, y, tw if len(xs) > 1 else w, th if len(ys) > 1 else h) for y in ys for x in xs]
+
+    def detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Find corner indices; returns boxes (N, 4) x1, y1, x2, y2 in image pixels and scores."""
+        h, w = image.shape[:2]
+        boxes, scores = self._detect(image)
+        big = max(h, w) > 1.6 * self.imgsz
+        small = len(boxes) == 0 or np.median(boxes[:, 3] - boxes[:, 1]) * self.imgsz / max(h, w) < 24
+        if self.tiles == "always" or (self.tiles == "auto" and big and small):
+            bs, ss = [boxes], [scores]
+            for x, y, tw, th in self._tiles(h, w):
+                b, s = self._detect(image[y : y + th, x : x + tw])
+                bs.append(b + [x, y, x, y])
+                ss.append(s)
+            boxes, scores = np.concatenate(bs), np.concatenate(ss)
+            keep = _nms(boxes, scores, 0.5)
+            boxes, scores = boxes[keep], scores[keep]
+        return boxes, scores
+
+    # ------------------------------------------------------------------------------ classifier
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 53) for the crops around ``boxes``."""
+        if len(boxes) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        crops = np.stack([crop_index(image, tuple(b), self.crop_size) for b in boxes])
+        x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    # ------------------------------------------------------------------------------ reading
+    def read(self, image: np.ndarray) -> Reading:
+        """Read the cards in a BGR photo.
+
+        Args:
+            image (np.ndarray): uint8 BGR image (H, W, 3); grayscale and BGRA are converted.
+
+        Returns:
+            (Reading): Cards with confidences and boxes, and the starter guess.
+        """
+        import time
+
+        t0 = time.perf_counter()
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        elif image.shape[2] == 4:
+            image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        with self._lock:
+            boxes, det_scores = self.detect(image)
+            probs = self.classify(image, boxes)
+        none = self.classes.index("none") if "none" in self.classes else -1
+        cand = []
+        for b, ds, p in zip(boxes, det_scores, probs, strict=True):
+            k = int(p.argmax())
+            if k == none:
+                continue
+            pc = p.copy()
+            if none >= 0:
+                pc[none] = 0
+            k = int(pc.argmax())
+            cand.append((self.classes[k], float(pc[k]), float(ds), tuple(float(v) for v in b)))
+        cards = _merge_corners(cand)
+        out = [DetectedCard(c, conf, box, conf < self.uncertain_below) for c, conf, box in cards]
+        out.sort(key=lambda c: (c.center[0], c.center[1]))
+        st = starter_index([c.center for c in out]) if len(out) >= 3 else None
+        h, w = image.shape[:2]
+        return Reading(out, st, (w, h), time.perf_counter() - t0)
+
+
+def _merge_corners(
+    cand: list[tuple[str, float, float, tuple[float, float, float, float]]], reach: float = 9.0,
+) -> list[tuple[str, float, tuple[float, float, float, float]]]:
+    """Merge same-identity detections that are plausibly two corners of one card.
+
+    Two detections of one identity are the same card when their centres are closer than ``reach``
+    times the longer side of the larger box (a card's diagonal is about 5-6 index heights).
+    """
+    cand = sorted(cand, key=lambda c: -c[1] * c[2])
+    kept: list[tuple[str, float, tuple[float, float, float, float]]] = []
+    for card, conf, _ds, box in cand:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        side = max(box[2] - box[0], box[3] - box[1])
+        dup = False
+        for k_card, _k_conf, kb in kept:
+            if k_card != card:
+                continue
+            kx, ky = (kb[0] + kb[2]) / 2, (kb[1] + kb[3]) / 2
+            ks = max(kb[2] - kb[0], kb[3] - kb[1], side)
+            if np.hypot(cx - kx, cy - ky) < reach * ks:
+                dup = True
+                break
+        if not dup:
+            kept.append((card, conf, box))
+    return kept
+
+
+@lru_cache(maxsize=4)
+def load_reader(models_dir: Path = MODELS_DIR) -> CardReader:
+    """The shared :class:`CardReader` for ``models_dir`` (created once, thread-safe to use)."""
+    return CardReader(Path(models_dir))
+
+
+# ---------------------------------------------------------------------------------- uploads
+
+
+def _header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG, GIF, BMP or JPEG header without decoding; None if unknown."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(w), abs(h)
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+                i += 1 if marker == 0xFF else 2
+                continue
+            seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+                return w, h
+            i += 2 + seg
+    return None
+
+
+def _truncated(data: bytes) -> bool:
+    """True when a JPEG lacks its end marker or a PNG lacks its IEND chunk."""
+    if data[:2] == b"\xff\xd8":
+        return b"\xff\xd9" not in data[-4096:]
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" not in data[-64:]
+    return False
+
+
+def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """Decode uploaded bytes to a BGR image, with clear errors.
+
+    Raises:
+        ImageError: Empty, not an image, truncated, or more than ``max_pixels`` pixels.
+    """
+    if not data:
+        raise ImageError("The file is empty: no image data was received.")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"The file is too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES / 1e6:.0f} MB).")
+    size = _header_size(data)
+    if size is not None and size[0] * size[1] > max_pixels:
+        raise ImageError(
+            f"The image has too many pixels ({size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} MP; "
+            f"limit {max_pixels / 1e6:.0f} MP). Please send a smaller photo."
+        )
+    if _truncated(data):
+        raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise ImageError("The file is not an image that can be read (use JPEG, PNG, WebP or BMP).")
+    if img.shape[0] * img.shape[1] > max_pixels:
+        raise ImageError(f"The image has too many pixels ({img.shape[1]}x{img.shape[0]}; "
+                         f"limit {max_pixels / 1e6:.0f} MP).")
+    return img
+
+
+def read_image_bytes(data: bytes, max_cards: int | None = 13, models_dir: Path = MODELS_DIR) -> Reading:
+    """Decode an uploaded photo and read its cards.
+
+    Args:
+        data (bytes): The uploaded file's bytes.
+        max_cards (int | None): Raise :class:`TooManyCardsError` above this many cards (None: no limit).
+        models_dir (Path): Model folder.
+
+    Returns:
+        (Reading): The cards read (some may be ``uncertain``).
+
+    Raises:
+        ImageError: Not an image, empty, truncated, or too many pixels.
+        NoCardsError: No card found in the photo.
+        TooManyCardsError: More than ``max_cards`` cards found.
+    """
+    img = decode_image(data)
+    reading = load_reader(models_dir).read(img)
+    if not reading.cards:
+        raise NoCardsError("No playing cards were found in the photo. Make sure the corner "
+                           "indices (rank and suit) are visible and in focus.")
+    if max_cards is not None and len(reading.cards) > max_cards:
+        raise TooManyCardsError(
+            f"Found {len(reading.cards)} cards; at most {max_cards} are expected in one photo.",
+            len(reading.cards), max_cards,
+        )
+    return reading
+
+
+__all__ = ["MAX_PIXELS", "CARDS", "CardReader", "DetectedCard", "Reading", "load_reader",
+           "read_image_bytes", "decode_image", "starter_index"]

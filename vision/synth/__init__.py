@@ -1,0 +1,1 @@
+"""Synthetic photo generator: deck artwork, backgrounds, scene composition, camera effects."""

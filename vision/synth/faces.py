@@ -1,0 +1,339 @@
+"""Card face images from offline deck artwork (aisleriot / KDE SVG decks) and procedural faces.
+
+Faces are rendered once with ``rsvg-convert`` into ``CACHE_DIR/faces/<deck>/<CARD>.jpg`` (BGR,
+fixed height) and reused. Each deck gets an automatically measured corner-index box (the ink in the
+top-left corner of its number cards), stored in ``index.json``; the index at the opposite corner is
+the same box rotated 180 degrees.
+
+Usage:
+    python -m vision.synth.faces            # render all decks into the cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import CACHE_DIR, CARDS, RANKS, SUITS
+
+FACE_H = 336
+"""Rendered face height in pixels (width follows the deck's aspect ratio)."""
+
+AISLERIOT = Path("/usr/share/aisleriot/cards")
+KDE = Path("/usr/share/carddecks")
+
+# French-suited decks with normal corner indices (A, 2-10, J, Q, K). Left out: German, Swiss and
+# Italian suits, tarot, decks with French-language (R/D/V) or missing indices, konqi-modern (licence).
+# Also left out after inspecting a contact sheet of the renders (the automatic index box was wrong
+# or the corner carries no rank+suit index): neoclassical*, tango_nuevo, svg-future, svg-oxygen*,
+# svg-ancient-egyptians; svg-penguins and svg-xskat-french do not render with these ids.
+AISLERIOT_DECKS: tuple[str, ...] = (
+    "anglo", "anglo_bitmap", "anglo_modern", "anglo_modern_4_color", "anglo_poker", "atlasnye",
+    "gnomangelo", "gnomangelo_bitmap", "ornamental", "plastic", "simplistic", "tango", "dondorf",
+)
+KDE_DECKS: tuple[str, ...] = (
+    "svg-standard", "svg-nicu-white", "svg-nicu-ornamental", "svg-jolly-royal", "svg-dondorf",
+)
+
+_RANK_ID = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
+_SUIT_ID = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A rendered deck: face images plus the corner-index box in face pixel coordinates.
+
+    Attributes:
+        name (str): Deck name (cache folder name).
+        faces (dict[str, np.ndarray]): Card code -> BGR face image, all the same size.
+        index_box (tuple[float, float, float, float]): x1, y1, x2, y2 of the top-left corner index.
+        four_corners (bool): Whether indices are printed at all four corners.
+        back (np.ndarray | None): Card back image if the deck has one.
+    """
+
+    name: str
+    faces: dict[str, np.ndarray]
+    index_box: tuple[float, float, float, float]
+    four_corners: bool = False
+    back: np.ndarray | None = None
+
+
+def _svg_id(deck: str, card: str) -> str:
+    rank, suit = card[:-1], card[-1]
+    r = _RANK_ID.get(rank, rank)
+    return f"{_SUIT_ID[suit]}_{r}" if deck in AISLERIOT_DECKS else f"{r}_{_SUIT_ID[suit]}"
+
+
+def _deck_file(deck: str) -> Path:
+    if deck in AISLERIOT_DECKS:
+        return AISLERIOT / f"{deck}.svgz"
+    return next((KDE / deck).glob("*.svgz"))
+
+
+def _render(svg: Path, obj: str, out: Path, height: int = FACE_H) -> bool:
+    """Render one SVG object to a PNG flattened on white; returns success."""
+    tmp = out.with_suffix(".rgba.png")
+    r = subprocess.run(
+        ["rsvg-convert", "-i", obj, "-h", str(height), str(svg), "-o", str(tmp)],
+        capture_output=True,
+    )
+    if r.returncode != 0 or not tmp.exists():
+        return False
+    img = cv2.imread(str(tmp), cv2.IMREAD_UNCHANGED)
+    tmp.unlink()
+    if img is None or img.ndim != 3:
+        return False
+    if img.shape[2] == 4:
+        ys, xs = np.nonzero(img[:, :, 3] > 10)
+        if len(xs) == 0:
+            return False
+        img = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        a = img[:, :, 3:4].astype(np.float32) / 255
+        img = (img[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8)
+    cv2.imwrite(str(out), img)
+    return True
+
+
+def _ink(face: np.ndarray) -> np.ndarray:
+    """Boolean mask of printed ink (anything clearly different from the card stock)."""
+    q = (face // 16).reshape(-1, 3).astype(np.int32)
+    code = q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2]
+    mode = np.bincount(code).argmax()
+    paper = face.reshape(-1, 3)[code == mode].mean(0)
+    d = np.abs(face.astype(np.int16) - paper.astype(np.int16)).max(2)
+    return d > 60
+
+
+def measure_index_box(faces: dict[str, np.ndarray]) -> tuple[tuple[float, float, float, float], bool]:
+    """Estimate the corner-index box from the ink in the top-left corner of the number cards.
+
+    Args:
+        faces (dict[str, np.ndarray]): Card code -> face image.
+
+    Returns:
+        (tuple[tuple[float, float, float, float], bool]): The box (x1, y1, x2, y2) and whether
+            the top-right corner carries an index as well.
+    """
+    h, w = next(iter(faces.values())).shape[:2]
+    m = max(2, int(0.035 * w))  # skip the border line
+    wx, wy = int(0.24 * w), int(0.36 * h)
+    boxes, right = [], []
+    for card, face in faces.items():
+        if card[:-1] not in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A"):
+            continue
+        ink = _ink(face)
+        win = ink[m:wy, m:wx].copy()
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(win.astype(np.uint8), connectivity=8)
+        keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 4]
+        if not keep:
+            continue
+        # keep components that do not touch the window's right/bottom edges (center pips / frames)
+        comps = [
+            i for i in keep
+            if stats[i, 0] + stats[i, 2] < win.shape[1] - 1 and stats[i, 1] + stats[i, 3] < win.shape[0] - 1
+        ]
+        if not comps:
+            continue
+        x1 = min(stats[i, 0] for i in comps) + m
+        y1 = min(stats[i, 1] for i in comps) + m
+        x2 = max(stats[i, 0] + stats[i, 2] for i in comps) + m
+        y2 = max(stats[i, 1] + stats[i, 3] for i in comps) + m
+        boxes.append((x1, y1, x2, y2))
+        tl = ink[y1:y2, x1:x2].mean()
+        tr = ink[y1:y2, w - x2 : w - x1].mean()
+        right.append(tr > 0.5 * tl)
+    if not boxes:
+        raise ValueError("no corner index found")
+    b = np.median(np.array(boxes, dtype=np.float32), 0)
+    pad = 0.06 * (b[2] - b[0])
+    box = (float(b[0] - pad), float(b[1] - pad), float(b[2] + pad), float(b[3] + pad))
+    return box, bool(np.mean(right) > 0.5)
+
+
+def render_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Path | None:
+    """Render one deck's 52 faces and back into the cache; returns its folder or None on failure."""
+    out = root / deck
+    if (out / "index.json").exists():
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    svg = _deck_file(deck)
+    ok = all(_render(svg, _svg_id(deck, c), out / f"{c}.jpg") for c in CARDS)
+    if not ok:
+        shutil.rmtree(out)
+        return None
+    for back_id in ("back", "card_back"):
+        if _render(svg, back_id, out / "back.jpg"):
+            break
+    faces = {c: cv2.imread(str(out / f"{c}.jpg")) for c in CARDS}
+    shape = tuple(int(v) for v in np.median([f.shape for f in faces.values()], 0))
+    faces = {c: cv2.resize(f, (shape[1], shape[0])) for c, f in faces.items()}
+    for c, f in faces.items():
+        cv2.imwrite(str(out / f"{c}.jpg"), f)
+    try:
+        box, four = measure_index_box(faces)
+    except ValueError:
+        shutil.rmtree(out)
+        return None
+    (out / "index.json").write_text(json.dumps({"index_box": box, "four_corners": four}))
+    return out
+
+
+def load_deck(folder: Path) -> Deck:
+    """Load a rendered deck folder (from :func:`render_deck` or :func:`procedural_deck`)."""
+    meta = json.loads((folder / "index.json").read_text())
+    faces = {c: cv2.imread(str(folder / f"{c}.jpg")) for c in CARDS}
+    back = cv2.imread(str(folder / "back.jpg")) if (folder / "back.jpg").exists() else None
+    return Deck(folder.name, faces, tuple(meta["index_box"]), bool(meta["four_corners"]), back)
+
+
+def load_decks(root: Path = CACHE_DIR / "faces") -> list[Deck]:
+    """Load every rendered deck under ``root``."""
+    return [load_deck(p.parent) for p in sorted(root.glob("*/index.json"))]
+
+
+# ----------------------------------------------------------------------------------------------
+# Procedural faces: OpenCV text for the rank, drawn suit symbols; exact index boxes by construction.
+
+_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL,
+)
+
+
+def draw_suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float, color: tuple) -> None:
+    """Draw a filled suit symbol of height ``size`` centred at (cx, cy)."""
+    s = size / 2
+    sh = 4  # subpixel shift bits
+    f = 1 << sh
+
+    def P(pts: list[tuple[float, float]]) -> np.ndarray:
+        return (np.array([[cx + x * s, cy + y * s] for x, y in pts]) * f).astype(np.int32)
+
+    def circ(x: float, y: float, r: float) -> None:
+        cv2.circle(img, (int((cx + x * s) * f), int((cy + y * s) * f)), int(r * s * f), color, -1,
+                   cv2.LINE_AA, sh)
+
+    if suit == "D":
+        cv2.fillPoly(img, [P([(0, -1), (0.72, 0), (0, 1), (-0.72, 0)])], color, cv2.LINE_AA, sh)
+    elif suit == "H":
+        circ(-0.42, -0.38, 0.46)
+        circ(0.42, -0.38, 0.46)
+        cv2.fillPoly(img, [P([(-0.86, -0.22), (0.86, -0.22), (0, 0.95)])], color, cv2.LINE_AA, sh)
+    elif suit == "S":
+        circ(-0.42, 0.18, 0.42)
+        circ(0.42, 0.18, 0.42)
+        cv2.fillPoly(img, [P([(-0.82, 0.05), (0.82, 0.05), (0, -1.0)])], color, cv2.LINE_AA, sh)
+        cv2.fillPoly(img, [P([(0, 0.3), (0.35, 1.0), (-0.35, 1.0)])], color, cv2.LINE_AA, sh)
+    else:  # clubs
+        circ(0, -0.5, 0.38)
+        circ(-0.48, 0.12, 0.38)
+        circ(0.48, 0.12, 0.38)
+        circ(0, 0.05, 0.2)
+        cv2.fillPoly(img, [P([(0, 0.0), (0.35, 1.0), (-0.35, 1.0)])], color, cv2.LINE_AA, sh)
+
+
+def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
+    """Draw a synthetic French-suited deck (style drawn from ``seed``) into the cache."""
+    rng = np.random.default_rng(seed)
+    out = root / f"proc{seed:02d}"
+    if (out / "index.json").exists():
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    h = FACE_H
+    w = int(h * rng.uniform(0.64, 0.72))
+    font = _FONTS[seed % len(_FONTS)]
+    thick = int(rng.integers(2, 5))
+    paper = tuple(int(v) for v in rng.integers(225, 256, 3))
+    red = (int(rng.integers(0, 60)), int(rng.integers(0, 50)), int(rng.integers(170, 235)))
+    black = tuple(int(v) for v in rng.integers(0, 50, 3))
+    four_color = rng.random() < 0.2
+    colors = {"S": black, "H": red, "D": (200, 90, 20) if four_color else red,
+              "C": (40, 130, 30) if four_color else black}
+    idx_h = h * rng.uniform(0.075, 0.11)  # rank text height
+    mx, my = w * rng.uniform(0.04, 0.08), h * rng.uniform(0.03, 0.06)
+    suit_side = rng.random() < 0.15  # suit beside the rank instead of below
+    four = rng.random() < 0.15
+    boxes = []
+    for card in CARDS:
+        rank, suit = card[:-1], card[-1]
+        col = colors[suit]
+        img = np.full((h, w, 3), paper, np.uint8)
+        cv2.rectangle(img, (1, 1), (w - 2, h - 2), (150, 150, 150), 1, cv2.LINE_AA)
+        scale = cv2.getFontScaleFromHeight(font, int(idx_h), thick)
+        (tw, th), _ = cv2.getTextSize(rank, font, scale, thick)
+        if rank == "10" and rng.random() < 0.5:
+            scale *= 0.8
+            (tw, th), _ = cv2.getTextSize(rank, font, scale, thick)
+        corner = np.zeros_like(img)
+        corner[:] = paper
+        x0, y0 = mx, my
+        cv2.putText(corner, rank, (int(x0), int(y0 + th)), font, scale, col, thick, cv2.LINE_AA)
+        ss = idx_h * 0.85
+        if suit_side:
+            sx, sy = x0 + tw + ss * 0.6, y0 + th / 2
+        else:
+            sx, sy = x0 + tw / 2, y0 + th + ss * 0.75
+        draw_suit(corner, suit, sx, sy, ss, col)
+        x2 = max(x0 + tw, sx + ss * 0.55)
+        y2 = max(y0 + th, sy + ss * 0.55)
+        boxes.append((x0, y0, x2, y2))
+        cw, ch = int(x2 + 3), int(y2 + 3)
+        img[:ch, :cw] = corner[:ch, :cw]
+        img[h - ch :, w - cw :] = corner[:ch, :cw][::-1, ::-1]
+        if four:
+            img[:ch, w - cw :] = corner[:ch, :cw][:, ::-1] if False else corner[:ch, :cw]
+            img[h - ch :, :cw] = corner[:ch, :cw][::-1, ::-1]
+        # centre: pips or a big symbol for courts / aces
+        if rank in ("J", "Q", "K"):
+            cv2.rectangle(img, (int(w * 0.2), int(h * 0.18)), (int(w * 0.8), int(h * 0.82)), col, 2)
+            for _ in range(6):
+                p = rng.uniform([w * 0.22, h * 0.2], [w * 0.78, h * 0.8]).astype(int)
+                cv2.circle(img, tuple(int(v) for v in p), int(rng.integers(5, 25)),
+                           tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
+            cv2.putText(img, rank, (int(w * 0.38), int(h * 0.56)), font,
+                        scale * 2, col, thick * 2, cv2.LINE_AA)
+        else:
+            n = 1 if rank == "A" else int(rank)
+            cols = 1 if n <= 3 else 2 if n <= 8 else 3 if n == 9 else 2
+            rows = int(np.ceil(n / cols))
+            for i in range(n):
+                cx = w * (0.5 if cols == 1 else 0.3 + 0.4 * (i % cols) / max(1, cols - 1))
+                cy = h * (0.5 if rows == 1 else 0.22 + 0.56 * (i // cols) / max(1, rows - 1))
+                draw_suit(img, suit, cx, cy, h * (0.25 if n == 1 else 0.11), col)
+        cv2.imwrite(str(out / f"{card}.jpg"), img)
+    b = np.array(boxes).max(0)
+    b0 = np.array(boxes).min(0)
+    box = (float(b0[0] - 2), float(b0[1] - 2), float(b[2] + 2), float(b[3] + 2))
+    (out / "index.json").write_text(json.dumps({"index_box": box, "four_corners": four}))
+    return out
+
+
+def build_all(root: Path = CACHE_DIR / "faces", n_procedural: int = 12, workers: int = 4) -> list[str]:
+    """Render every allowed deck plus ``n_procedural`` procedural decks; returns deck names."""
+    with ThreadPoolExecutor(workers) as ex:
+        done = list(ex.map(lambda d: render_deck(d, root), AISLERIOT_DECKS + KDE_DECKS))
+    for i in range(n_procedural):
+        done.append(procedural_deck(i, root))
+    return [p.name for p in done if p is not None]
+
+
+def main() -> None:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, default=CACHE_DIR / "faces")
+    ap.add_argument("--procedural", type=int, default=12)
+    a = ap.parse_args()
+    names = build_all(a.root, a.procedural)
+    print(f"{len(names)} decks in {a.root}: {' '.join(names)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""Generate a synthetic corner-index dataset (deterministic from the seed).
+
+Writes, under ``--out``:
+    images/{train,val}/NNNNNN.jpg, labels/{train,val}/NNNNNN.txt   YOLO detection set (1 class: index)
+    meta/{train,val}.jsonl                                         per-image cards, boxes, quads
+    crops/{train,val}_WWW.npz                                      classifier crops (x: N,64,64,3; y: N)
+    cards.yaml                                                     Ultralytics data config (absolute path)
+
+Scene ``i`` depends only on ``(seed, i)``, so the output does not depend on the worker count.
+
+Usage:
+    python -m vision.synth.faces                      # once: render deck faces into .cache/vision
+    python -m vision.synth.generate --out datasets/cards --n 5000 --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import CACHE_DIR, CARDS
+from vision.crops import CROP_SIZE, crop_index
+from vision.synth.faces import Deck, load_decks
+
+NONE_CLASS = len(CARDS)
+"""Classifier label for crops that are not a corner index (hard negatives)."""
+CLASS_NAMES: tuple[str, ...] = (*CARDS, "none")
+
+_DECKS: list[Deck] = []
+
+
+def _init(face_root: str) -> None:
+    global _DECKS
+    cv2.setNumThreads(1)
+    _DECKS = load_decks(Path(face_root))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    x1 = np.maximum(a[0], b[:, 0])
+    y1 = np.maximum(a[1], b[:, 1])
+    x2 = np.minimum(a[2], b[:, 2])
+    y2 = np.minimum(a[3], b[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
+    return inter / (area(a) + area(b) - inter + 1e-9)
+
+
+def scene_crops(
+    rng: np.random.Generator, image: np.ndarray, labels: list, hidden: list, n_pos: int = 2,
+    n_neg: int = 2,
+) -> tuple[list[np.ndarray], list[int]]:
+    """Classifier crops from one scene: jittered crops of labelled indices plus hard negatives."""
+    xs, ys = [], []
+    for lab in labels:
+        for _ in range(n_pos):
+            b = np.array(lab.box, np.float64)
+            w, h = b[2] - b[0], b[3] - b[1]
+            b += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
+            xs.append(crop_index(image, tuple(b), scale=rng.uniform(1.2, 1.5),
+                                 shift=tuple(rng.normal(0, 0.04, 2))))
+            ys.append(CARDS.index(lab.card))
+    every = [lab.box for lab in labels + hidden]
+    sizes = [max(b[2] - b[0], b[3] - b[1]) for b in every] or [image.shape[0] * 0.05]
+    H, W = image.shape[:2]
+    boxes = np.array(every, np.float64).reshape(-1, 4)
+    tries = 0
+    while sum(1 for y in ys if y == NONE_CLASS) < n_neg * max(1, len(labels)) // 2 and tries < 50:
+        tries += 1
+        s = float(rng.choice(sizes)) * rng.uniform(0.7, 1.4)
+        if labels and rng.random() < 0.6:  # near a real index: pips, borders, neighbours
+            ref = labels[rng.integers(len(labels))].box
+            cx = (ref[0] + ref[2]) / 2 + rng.uniform(-3, 3) * s
+            cy = (ref[1] + ref[3]) / 2 + rng.uniform(-3, 3) * s
+        else:
+            cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+        b = np.array([cx - s * 0.35, cy - s / 2, cx + s * 0.35, cy + s / 2])
+        if len(boxes) and _iou(b, boxes).max() > 0.05:
+            continue
+        xs.append(crop_index(image, tuple(b), scale=rng.uniform(1.2, 1.5)))
+        ys.append(NONE_CLASS)
+    return xs, ys
+
+
+def _one(args: tuple[int, int, str, str]) -> dict:
+    from vision.synth.scene import make_scene
+
+    seed, i, out, split = args
+    rng = np.random.default_rng([seed, i])
+    sc = make_scene(rng, _DECKS)
+    H, W = sc.image.shape[:2]
+    name = f"{i:06d}"
+    cv2.imwrite(f"{out}/images/{split}/{name}.jpg", sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    with open(f"{out}/labels/{split}/{name}.txt", "w") as f:
+        for lab in sc.labels:
+            x1, y1, x2, y2 = lab.box
+            f.write(f"0 {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}\n")
+    xs, ys = scene_crops(rng, sc.image, sc.labels, sc.hidden, n_pos=2 if split == "train" else 1)
+    meta = {
+        "file": f"images/{split}/{name}.jpg", "size": [W, H], "layout": sc.layout,
+        "cards": sc.visible_cards, "placed": sc.cards, "starter": sc.starter,
+        "labels": [{"card": lab.card, "box": [round(v, 2) for v in lab.box],
+                    "quad": np.round(lab.quad, 2).tolist(), "card_id": lab.card_id} for lab in sc.labels],
+    }
+    return {"meta": meta, "x": np.stack(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8),
+            "y": np.array(ys, np.int16)}
+
+
+def generate(out: Path, n: int, seed: int = 0, val_frac: float = 0.05, workers: int | None = None,
+             face_root: Path = CACHE_DIR / "faces") -> Path:
+    """Generate ``n`` scenes into ``out``; returns the path of the data YAML.
+
+    Args:
+        out (Path): Output folder (created).
+        n (int): Number of scenes (the last ``val_frac`` of them form the validation split).
+        seed (int): Dataset seed.
+        val_frac (float): Validation fraction.
+        workers (int | None): Processes (default: all cores).
+        face_root (Path): Rendered faces (``python -m vision.synth.faces``).
+    """
+    out = out.resolve()
+    if not list(face_root.glob("*/index.json")):
+        from vision.synth.faces import build_all
+
+        build_all(face_root)
+    n_val = max(1, int(round(n * val_frac))) if n > 1 else 0
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    (out / "meta").mkdir(exist_ok=True)
+    (out / "crops").mkdir(exist_ok=True)
+    jobs = [(seed, i, str(out), "val" if i >= n - n_val else "train") for i in range(n)]
+    workers = workers or os.cpu_count() or 1
+    bufs: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}
+    with Pool(workers, initializer=_init, initargs=(str(face_root),)) as pool:
+        for job, r in zip(jobs, pool.imap(_one, jobs, chunksize=4), strict=True):
+            m, xs, ys = bufs[job[3]]
+            m.append(r["meta"])
+            xs.append(r["x"])
+            ys.append(r["y"])
+    for split, (m, xs, ys) in bufs.items():
+        with open(out / "meta" / f"{split}.jsonl", "w") as f:
+            for row in m:
+                f.write(json.dumps(row) + "\n")
+        x = np.concatenate(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+        y = np.concatenate(ys) if ys else np.zeros((0,), np.int16)
+        np.savez(out / "crops" / f"{split}.npz", x=x, y=y)
+    yaml = out / "cards.yaml"
+    yaml.write_text(f"# generated by vision.synth.generate (seed {seed}, n {n})\npath: {out}\n"
+                    "train: images/train\nval: images/val\nnames:\n  0: index\n")
+    return yaml
+
+
+def main() -> None:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description="Generate a synthetic corner-index dataset.")
+    ap.add_argument("--out", type=Path, default=Path("datasets/cards"))
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--val-frac", type=float, default=0.05)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--faces", type=Path, default=CACHE_DIR / "faces")
+    a = ap.parse_args()
+    y = generate(a.out, a.n, a.seed, a.val_frac, a.workers, a.faces)
+    print(f"wrote {a.n} scenes; data config {y}")
+
+
+if __name__ == "__main__":
+    main()

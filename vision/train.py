@@ -1,0 +1,308 @@
+"""Train the reader's two models and export them to ONNX in ``models/``.
+
+1. ``detect``: a one-class YOLOv8n detector of printed corner indices, trained from scratch with
+   Ultralytics (imported lazily, only here).
+2. ``classify``: a small CNN (:class:`vision.classifier.IndexNet`) that names the card (52 classes +
+   "none") from a 64x64 crop around each detected index.
+
+Both are resumable from ``runs/<name>/.../last.pt`` and can run in the background with nohup.
+
+Usage:
+    python -m vision.synth.faces
+    python -m vision.synth.generate --out datasets/cards --n 10000 --seed 0
+    python -m vision.train all --data datasets/cards --device 0 --det-epochs 40 --imgsz 640
+    python -m vision.train detect --data datasets/cards --resume        # continue an interrupted run
+    nohup python -m vision.train all --data datasets/cards --device cpu > runs/train.log 2>&1 &
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision import MODELS_DIR, REPO_ROOT
+from vision.crops import CROP_SIZE
+
+RUNS = REPO_ROOT / "runs"
+DET_ONNX = "index_detector.onnx"
+CLS_ONNX = "card_classifier.onnx"
+
+
+def _yolo_env() -> None:
+    """Point Ultralytics at a project config dir, offline, with a local font for plots."""
+    cfg = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(REPO_ROOT / ".yolo")))
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    font_dir = cfg / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    src = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if src.exists() and not (font_dir / name).exists():
+            shutil.copy(src, font_dir / name)
+
+
+def _polars_fallback() -> None:
+    """Let Ultralytics training run without polars (only used to re-read results.csv)."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        import csv
+
+        from ultralytics.engine.trainer import BaseTrainer
+
+        def read_results_csv(self: BaseTrainer) -> dict:
+            try:
+                with open(self.csv, newline="") as f:
+                    rows = list(csv.DictReader(f))
+            except OSError:
+                return {}
+            return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+        BaseTrainer.read_results_csv = read_results_csv
+
+
+def train_detector(
+    data: Path, epochs: int = 40, imgsz: int = 640, batch: int = 16, device: str = "cpu",
+    workers: int = 0, name: str = "det", resume: bool = False, hours: float | None = None,
+    seed: int = 0, models_dir: Path = MODELS_DIR, project: Path = RUNS, cache: bool | str = False,
+) -> Path:
+    """Train the one-class corner-index detector and export ONNX.
+
+    Args:
+        data (Path): Dataset folder holding ``cards.yaml`` (or the YAML itself).
+        epochs (int): Epochs (``close_mosaic`` is set to the last 20%).
+        imgsz (int): Training and export image size.
+        batch (int): Batch size.
+        device (str): ``"cpu"`` or a CUDA index such as ``"0"``.
+        workers (int): Dataloader workers (0 on CPU).
+        name (str): Run name under ``project``.
+        resume (bool): Continue from ``project/name/weights/last.pt``.
+        hours (float | None): Optional wall-clock budget; Ultralytics fits the epochs to it.
+        seed (int): Training seed.
+        models_dir (Path): Where the ONNX model is copied.
+        project (Path): Runs folder.
+        cache (bool | str): Ultralytics image cache (``"ram"`` on big machines).
+
+    Returns:
+        (Path): The exported ONNX file in ``models_dir``.
+    """
+    _yolo_env()
+    from ultralytics import YOLO
+
+    _polars_fallback()
+    yaml = data / "cards.yaml" if data.is_dir() else data
+    last = project / name / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    else:
+        model = YOLO("yolov8n.yaml")
+        args = dict(
+            data=str(yaml.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+            workers=workers, project=str(project), name=name, exist_ok=True, seed=seed,
+            optimizer="AdamW", lr0=0.002, cos_lr=True, warmup_epochs=min(3, max(1, epochs // 10)),
+            close_mosaic=max(1, epochs // 5), fliplr=0.0, degrees=0.0, mosaic=1.0, scale=0.5,
+            plots=False, amp=False, patience=1000, verbose=False, cache=cache,
+        )
+        if hours:
+            args["time"] = hours
+        model.train(**args)
+    best = project / name / "weights" / "best.pt"
+    return export_detector(best if best.exists() else last, imgsz, models_dir)
+
+
+def export_detector(weights: Path, imgsz: int, models_dir: Path = MODELS_DIR) -> Path:
+    """Export detector weights to ONNX (fixed input ``imgsz``) and copy into ``models_dir``."""
+    _yolo_env()
+    from ultralytics import YOLO
+
+    onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17))
+    models_dir.mkdir(parents=True, exist_ok=True)
+    dst = models_dir / DET_ONNX
+    shutil.copy(onnx, dst)
+    return dst
+
+
+def _augment(x: "torch.Tensor") -> "torch.Tensor":  # noqa: F821
+    """Photometric augmentation on a float batch in [0, 1] (on the training device)."""
+    import torch
+
+    n = x.shape[0]
+    dev = x.device
+    gain = 1 + 0.15 * torch.randn(n, 3, 1, 1, device=dev)
+    con = 1 + 0.25 * (torch.rand(n, 1, 1, 1, device=dev) - 0.5) * 2
+    bri = 0.15 * (torch.rand(n, 1, 1, 1, device=dev) - 0.5) * 2
+    m = x.mean((1, 2, 3), keepdim=True)
+    x = ((x - m) * con + m) * gain + bri
+    x = x + 0.03 * torch.rand(n, 1, 1, 1, device=dev) * torch.randn_like(x)
+    # random occluding bar (fingers / neighbouring cards)
+    k = torch.rand(n, device=dev) < 0.25
+    if k.any():
+        s = x.shape[-1]
+        idx = torch.nonzero(k).flatten()
+        for i in idx.tolist():
+            a, b = sorted(np.random.randint(0, s, 2).tolist())
+            if np.random.rand() < 0.5:
+                x[i, :, : max(a // 3, 1)] = torch.rand(3, 1, 1, device=dev)
+            else:
+                x[i, :, :, s - max(b // 4, 1) :] = torch.rand(3, 1, 1, device=dev)
+    return x.clamp(0, 1)
+
+
+def train_classifier(
+    data: Path, epochs: int = 20, batch: int = 256, device: str = "cpu", lr: float = 2e-3,
+    name: str = "cls", resume: bool = False, minutes: float | None = None, seed: int = 0,
+    models_dir: Path = MODELS_DIR, project: Path = RUNS, width: int = 24,
+) -> Path:
+    """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
+
+    Args:
+        data (Path): Dataset folder from :mod:`vision.synth.generate`.
+        epochs (int): Epochs (one-cycle schedule).
+        batch (int): Batch size.
+        device (str): ``"cpu"``, ``"cuda"`` or a CUDA index.
+        lr (float): Peak AdamW learning rate.
+        name (str): Run name under ``project`` (checkpoint ``last.pt`` each epoch).
+        resume (bool): Continue from the checkpoint.
+        minutes (float | None): Optional wall-clock budget; training stops after the epoch that ends past it.
+        seed (int): Seed.
+        models_dir (Path): Where the ONNX model is written.
+        project (Path): Runs folder.
+        width (int): Network width.
+
+    Returns:
+        (Path): The exported ONNX file.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    from vision.classifier import IndexNet
+    from vision.synth.generate import CLASS_NAMES
+
+    if device.isdigit():
+        device = f"cuda:{device}"
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    tr = np.load(data / "crops" / "train.npz")
+    va = np.load(data / "crops" / "val.npz")
+    to_t = lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()  # noqa: E731
+    xtr, ytr = to_t(tr["x"]).to(device), torch.from_numpy(tr["y"].astype(np.int64)).to(device)
+    xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
+    model = IndexNet(len(CLASS_NAMES), width).to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * max(1, (len(xtr) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
+    run = project / name
+    run.mkdir(parents=True, exist_ok=True)
+    ck = run / "last.pt"
+    start, best = 0, -1.0
+    if resume and ck.exists():
+        st = torch.load(ck, map_location=device)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        sched.load_state_dict(st["sched"])
+        start, best = st["epoch"] + 1, st["best"]
+    t0 = time.time()
+    log = open(run / "log.txt", "a")
+    for ep in range(start, epochs):
+        model.train()
+        perm = torch.randperm(len(xtr), device=device)
+        tot, n = 0.0, 0
+        for i in range(0, len(xtr), batch):
+            j = perm[i : i + batch]
+            xb = _augment(xtr[j].float() / 255)
+            loss = F.cross_entropy(model(xb), ytr[j], label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
+            tot += float(loss) * len(j)
+            n += len(j)
+        acc = evaluate_classifier(model, xva, yva)
+        msg = f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} {time.time() - t0:.0f}s"
+        print(msg, flush=True)
+        log.write(msg + "\n")
+        log.flush()
+        if acc >= best:
+            best = acc
+            torch.save(model.state_dict(), run / "best.pt")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "epoch": ep, "best": best}, ck)
+        if minutes and time.time() - t0 > minutes * 60:
+            print("time budget reached", flush=True)
+            break
+    model.load_state_dict(torch.load(run / "best.pt", map_location=device))
+    return export_classifier(model.cpu(), models_dir, {"val_acc": best, "width": width})
+
+
+@np.errstate(all="ignore")
+def evaluate_classifier(model: "torch.nn.Module", x: "torch.Tensor", y: "torch.Tensor") -> float:  # noqa: F821
+    """Top-1 accuracy of ``model`` on uint8 NCHW crops ``x`` with labels ``y``."""
+    import torch
+
+    model.eval()
+    ok = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 1024):
+            ok += int((model(x[i : i + 1024].float() / 255).argmax(1) == y[i : i + 1024]).sum())
+    return ok / max(1, len(x))
+
+
+def export_classifier(model: "torch.nn.Module", models_dir: Path = MODELS_DIR, info: dict | None = None) -> Path:  # noqa: F821
+    """Export the classifier to ONNX (dynamic batch, input ``images`` N x 3 x 64 x 64 BGR in [0, 1])."""
+    import torch
+
+    from vision.synth.generate import CLASS_NAMES
+
+    models_dir.mkdir(parents=True, exist_ok=True)
+    dst = models_dir / CLS_ONNX
+    model.eval()
+    torch.onnx.export(
+        model, torch.zeros(1, 3, CROP_SIZE, CROP_SIZE), str(dst), input_names=["images"],
+        output_names=["logits"], dynamic_axes={"images": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+        dynamo=False,
+    )
+    (models_dir / "card_classifier.json").write_text(
+        json.dumps({"classes": list(CLASS_NAMES), "crop_size": CROP_SIZE, **(info or {})}, indent=1)
+    )
+    return dst
+
+
+def main() -> None:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description="Train the corner-index detector and card classifier.")
+    ap.add_argument("task", choices=["detect", "classify", "all"])
+    ap.add_argument("--data", type=Path, default=Path("datasets/cards"))
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--imgsz", type=int, default=640)
+    ap.add_argument("--det-epochs", type=int, default=40)
+    ap.add_argument("--det-batch", type=int, default=16)
+    ap.add_argument("--det-hours", type=float, default=None)
+    ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--det-cache", default=None, help="ram or disk: cache decoded training images")
+    ap.add_argument("--cls-epochs", type=int, default=20)
+    ap.add_argument("--cls-batch", type=int, default=256)
+    ap.add_argument("--cls-minutes", type=float, default=None)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--models", type=Path, default=MODELS_DIR)
+    ap.add_argument("--project", type=Path, default=RUNS)
+    a = ap.parse_args()
+    if a.task in ("classify", "all"):
+        p = train_classifier(a.data, a.cls_epochs, a.cls_batch, a.device, resume=a.resume,
+                             minutes=a.cls_minutes, models_dir=a.models, project=a.project)
+        print(f"classifier -> {p}")
+    if a.task in ("detect", "all"):
+        p = train_detector(a.data, a.det_epochs, a.imgsz, a.det_batch, a.device, a.workers,
+                           resume=a.resume, hours=a.det_hours, models_dir=a.models, project=a.project,
+                           cache=a.det_cache or False)
+        print(f"detector -> {p}")
+
+
+if __name__ == "__main__":
+    main()
