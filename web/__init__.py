@@ -39,11 +39,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, db, drills, errors, pages
+    from . import api, auth, db, drills, errors, pages, photo
 
     db.init_app(app)
     errors.init_app(app)
-    for blueprint in (pages.bp, drills.bp, api.bp, auth.bp):
+    for blueprint in (pages.bp, drills.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)
     return app
 
