@@ -365,8 +365,9 @@ def choose_focus(
     """Pick the category to aim the next drill of ``kind`` at, or ``None`` for a free deal.
 
     Categories are drawn in proportion to the square of their smoothed miss rate, so a
-    player's own mistakes come back often until they stop being mistakes; a free deal
-    keeps a third of the drills honest. Crib drills set the crib-flush trap at least one
+    player's own mistakes come back often until they stop being mistakes, and up to twice
+    as often again where the player is slower than their own average; a free deal keeps a
+    third of the drills honest. Crib drills set the crib-flush trap at least one
     time in five.
 
     >>> rng = random.Random(1)
@@ -380,8 +381,16 @@ def choose_focus(
     if rng.random() < 1 / 3:
         return None
     options = [c for c in Category if kind in c.kinds and c is not Category.NINETEEN]
-    weights = [tallies.get(c, Tally()).miss_rate ** 2 for c in options]
+    seen = [t for t in tallies.values() if t.seen]
+    pace = sum(t.seconds for t in seen) / max(1, sum(t.seen for t in seen))
+    weights = [_weight(tallies.get(c, Tally()), pace) for c in options]
     return rng.choices(options, weights)[0]
+
+
+def _weight(tally: Tally, pace: float) -> float:
+    """A category's pull: its smoothed miss rate squared, doubled at most for slowness."""
+    slowness = tally.seconds / tally.seen / pace if tally.seen and pace else 1.0
+    return tally.miss_rate**2 * min(2.0, max(1.0, slowness))
 
 
 # --- grading ------------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
     """
     grade = drills.grade(Deal.from_json(drill.deal), given)
     now = time.time()
-    seconds = min(now - drill.dealt_at, _MAX_SECONDS)
+    seconds = min(now - drill.dealt_at, _MAX_SECONDS, _shown_for(given))
     review_at = None
     if not grade.correct and drill.mode != "daily":
         review_at = now + REVIEW_AFTER[min(drill.repeat, len(REVIEW_AFTER) - 1)]
@@ -201,6 +201,18 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
             db.execute(_skills_upsert(db), tallies)
         db.commit()
     return grade, seconds
+
+
+def _shown_for(given: dict[str, Any]) -> float:
+    """Seconds the page says the drill was on screen (``"seconds"``), or no limit.
+
+    The server's clock runs from the deal; a daily challenge is dealt all at once, so the
+    page's own timer is what separates its six answers. It can only shorten the server's.
+    """
+    shown = given.get("seconds")
+    if isinstance(shown, int | float) and not isinstance(shown, bool) and shown > 0:
+        return float(shown)
+    return _MAX_SECONDS
 
 
 def _skills_upsert(db: Session) -> Any:

@@ -123,3 +123,56 @@ def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "phone-score.png", full_page=True)
     context.close()
+
+
+def test_phone_pegging_and_discard_by_touch(browser: Browser, server: str, shots: Path) -> None:
+    """Pegging by the keypad and a discard by tapping two cards, each with its feedback."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.goto(f"{server}/practice/pegging")
+    drill = dealt.value.json()
+    expect(page.locator("#cards .card.just")).to_have_attribute("data-card", drill["card"])
+    expect(page.locator("#prompt")).to_contain_text(f"making {drill['count']}.")
+    for key in str(right_answer(drill)):
+        page.locator(f'#pad button[data-key="{key}"]').tap()
+    page.locator('#pad button[data-key="Enter"]').tap()
+    expect(page.locator("#verdict")).to_have_class("verdict right")
+    page.screenshot(path=shots / "phone-pegging.png", full_page=True)
+
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.goto(f"{server}/practice/discard")
+    drill = dealt.value.json()
+    options = analyze_discards(drill["cards"], drill["dealer"])
+    worst = [str(c) for c in options[-1].discard]
+    for card in worst:
+        page.locator(f'#cards .card[data-card="{card}"]').tap()
+    expect(page.locator("#throw")).to_be_enabled()
+    page.locator("#throw").tap()
+    expect(page.locator("#verdict")).to_contain_text(
+        f"{options[0].net_ev - options[-1].net_ev:.3f}".rstrip("0").rstrip(".")
+    )
+    expect(page.locator("table.ev-table tr.chosen")).to_have_count(1)
+    page.screenshot(path=shots / "phone-discard.png", full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+
+
+def test_sprint_counts_and_misses_cost_time(browser: Browser, server: str, shots: Path) -> None:
+    """A right count adds to the tally; a wrong one takes the penalty off the clock."""
+    page = browser.new_page()
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.goto(f"{server}/sprint")
+    drill = dealt.value.json()
+    assert drill["mode"] == "sprint"
+    answer_by_keyboard(page, drill, right_answer(drill))
+    expect(page.locator("#tally")).to_have_text("1 right")
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.keyboard.press("Enter")
+    drill = dealt.value.json()
+    expect(page.locator("#feedback")).to_be_hidden()
+    answer_by_keyboard(page, drill, right_answer(drill) + 1)
+    minutes, seconds = page.locator("#clock").inner_text().split(":")
+    assert 60 * int(minutes) + int(seconds) <= 180 - 10
+    page.screenshot(path=shots / "sprint.png")
+    page.close()

@@ -220,3 +220,15 @@ def test_shows_cannot_peg_and_plays_cannot_show() -> None:
         deal("pegging", random.Random(1)).breakdown()
     with pytest.raises(ValueError, match="no card played"):
         deal("hand", random.Random(1)).peg_items()
+
+
+def test_choose_focus_follows_slowness() -> None:
+    """With equal misses, the category the player is slow at is chosen more."""
+    rng = random.Random(8)
+    tallies = {
+        Category.PEG_RUNS: Tally(seen=10, missed=5, seconds=100.0),
+        Category.PEG_PAIRS: Tally(seen=10, missed=5, seconds=20.0),
+        Category.PEG_FIFTEEN: Tally(seen=10, missed=5, seconds=20.0),
+    }
+    picks = [choose_focus("pegging", tallies, rng) for _ in range(600)]
+    assert picks.count(Category.PEG_RUNS) > 1.5 * picks.count(Category.PEG_PAIRS)

@@ -344,3 +344,17 @@ def test_daily_bad_date(client: FlaskClient, date: str, message: str) -> None:
     """Only a date within a day of today opens a challenge."""
     response = client.get("/api/daily", query_string={"date": date})
     assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_time_on_screen_shortens_the_clock(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's own timer can shorten the server's measure, never lengthen it."""
+    first, second = deal(client, "hand"), deal(client, "hand")
+    later = time.time() + 30
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    body = {"points": right_points(first), "seconds": 2.5}
+    assert client.post(f"/api/drills/{first['id']}/answer", json=body).json["seconds"] == 2.5
+    body = {"points": right_points(second), "seconds": 9999}
+    seconds = client.post(f"/api/drills/{second['id']}/answer", json=body).json["seconds"]
+    assert 30 <= seconds < 31

@@ -12,6 +12,10 @@ function cardFace(token, extra) {
   return el;
 }
 
+function cardText(token) {
+  return token.slice(0, -1) + SUITS[token.slice(-1)];
+}
+
 function miniCards(tokens) {
   return tokens.map((t) => {
     const suit = t.slice(-1);

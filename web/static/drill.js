@@ -47,6 +47,8 @@
     const counting = kind !== "discard";
     $("answer").hidden = !counting;
     $("pad").hidden = !counting;
+    $("throw").hidden = counting;
+    $("throw").disabled = true;
     $("points").value = "";
     if (kind === "hand" || kind === "crib") {
       drill.hand.forEach((t) => cards.append(cardFace(t)));
@@ -58,7 +60,7 @@
       drill.played.forEach((t) => cards.append(cardFace(t, "played")));
       cards.append(cardFace(drill.card, "just"));
       const before = drill.count - cardValue(drill.card);
-      $("prompt").textContent = `The count is ${before}; ${drill.card} is played, making ${drill.count}. How many does it peg?`;
+      $("prompt").textContent = `The count is ${before}; ${cardText(drill.card)} is played, making ${drill.count}. How many does it peg?`;
     } else {
       drill.cards.forEach((t, i) => {
         const face = cardFace(t, "pick");
@@ -70,6 +72,7 @@
       $("prompt").textContent = `You are the ${drill.role}: tap or press 1–6 to pick two cards for ${drill.dealer ? "your" : "their"} crib, then Enter.`;
     }
     state.phase = "ask";
+    state.shownAt = performance.now();
     if (counting) $("points").focus();
   }
 
@@ -83,6 +86,7 @@
     if (state.selected.has(token)) state.selected.delete(token);
     else if (state.selected.size < 2) state.selected.add(token);
     document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("selected", state.selected.has(c.dataset.card)));
+    $("throw").disabled = state.selected.size !== 2;
   }
 
   async function submit() {
@@ -97,6 +101,7 @@
       body = { points: +text, muggins: !!($("muggins") && $("muggins").checked) };
     }
     state.phase = "wait";
+    body.seconds = (performance.now() - state.shownAt) / 1000;
     try {
       feedback(await api(`/api/drills/${state.drill.id}/answer`, body));
     } catch (error) {
@@ -108,7 +113,10 @@
   function feedback(result) {
     state.asked += 1;
     if (result.correct) state.right += 1;
-    else if (mode === "sprint") state.left = Math.max(0, state.left - +root.dataset.penalty);
+    else if (mode === "sprint") {
+      state.left = Math.max(0, state.left - +root.dataset.penalty);
+      renderClock();
+    }
     if (mode === "sprint") $("tally").textContent = `${state.right} right`;
     const verdict = $("verdict");
     verdict.className = `verdict ${result.correct ? "right" : "wrong"}`;
@@ -118,6 +126,7 @@
     } else {
       const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
       verdict.textContent = result.correct ? `✔ Right: ${result.total}` : `✘ It is ${result.total}, not ${result.claimed}: ${diff}`;
+      if (!result.correct && mode === "sprint") verdict.textContent += ` (−${root.dataset.penalty} s)`;
     }
     $("say").textContent = result.say ? `“${result.say}”` : "";
     if (result.muggins && result.muggins.opponent) $("say").textContent += ` Muggins! Your opponent takes ${result.muggins.opponent}.`;
@@ -145,6 +154,7 @@
     }
     $("feedback").hidden = false;
     $("pad").hidden = true;
+    $("throw").hidden = true;
     state.phase = "feedback";
     $("next").focus();
     $("feedback").scrollIntoView({ block: "nearest" });
@@ -154,15 +164,18 @@
 
   function discardTable(result) {
     const chosen = [...state.selected].sort().join();
-    const rows = result.options.slice(0, 6).map((o) =>
+    const shown = result.options.slice(0, 6);
+    const mine = result.options.find((o) => o.discard.slice().sort().join() === chosen);
+    if (mine && !shown.includes(mine)) shown.push(mine);
+    const rows = shown.map((o) =>
       `<tr class="${o.discard.slice().sort().join() === chosen ? "chosen" : ""}"><td>${miniCards(o.discard)}</td><td>${o.hand_ev.toFixed(2)}</td><td>${o.crib_ev.toFixed(2)}</td><td>${o.net_ev.toFixed(2)}</td></tr>`).join("");
-    return `<table class="options"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table class="ev-table"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   function showSummary(summary, drills) {
     state.phase = "done";
     clearInterval(state.timer);
-    ["answer", "pad", "feedback"].forEach((id) => { $(id).hidden = true; });
+    ["answer", "pad", "feedback", "throw"].forEach((id) => { $(id).hidden = true; });
     document.querySelector(".table").hidden = true;
     $("marks").innerHTML = (drills || []).map((d) => `<span class="${d.correct ? "right" : "wrong"}" title="${d.kind}">${d.correct ? "✔" : "✘"}</span>`).join("");
     $("prompt").textContent = "";
@@ -176,14 +189,19 @@
     }
   }
 
-  function tick() {
-    state.left -= 1;
+  function renderClock() {
     const left = Math.max(0, state.left);
     $("clock").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    if (left <= 0) showSummary(null);
+  }
+
+  function tick() {
+    state.left -= 1;
+    renderClock();
+    if (state.left <= 0) showSummary(null);
   }
 
   $("answer").addEventListener("submit", (event) => { event.preventDefault(); submit(); });
+  $("throw").addEventListener("click", submit);
   $("next").addEventListener("click", () => { if (state.phase === "feedback") deal().catch(fail); });
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent));
   $("pad").addEventListener("click", (event) => {
