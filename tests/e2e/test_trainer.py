@@ -176,3 +176,41 @@ def test_sprint_counts_and_misses_cost_time(browser: Browser, server: str, shots
     assert 60 * int(minutes) + int(seconds) <= 180 - 10
     page.screenshot(path=shots / "sprint.png")
     page.close()
+
+
+def test_photo_read_correct_and_score(
+    browser: Browser, server: str, shots: Path, tmp_path: Path
+) -> None:
+    """Photograph the trainer's own cards, read them with the card reader, fix, and score.
+
+    The photo is a screenshot of a hand drawn by the score page with the starter set apart;
+    whatever the reader makes of it, the chips can be corrected and scored by the engine.
+    """
+    page = browser.new_page(viewport={"width": 1400, "height": 500})
+    page.goto(f"{server}/score?cards=5H+5D+5C+JS&starter=5S")
+    page.add_style_tag(content=".result .cards { flex-wrap: nowrap } .starter-gap { width: 360px }")
+    photo = tmp_path / "hand.png"
+    page.locator(".result .cards").screenshot(path=photo)
+    page.close()
+
+    page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", photo)
+    with page.expect_response("**/api/read") as read:
+        page.locator("#photo-form button[type=submit]").tap()
+    assert read.value.status == 200, read.value.text()
+    found = read.value.json()["cards"]
+    assert found, "the reader found no card in the photo"
+    expect(page.locator("#boxes .box")).to_have_count(len(found))
+    chips = page.locator("#chips .chip-edit")
+    expect(chips).to_have_count(len(found))
+    if len(found) == 5:  # correct whatever was misread, and say which card is the starter
+        for i, card in enumerate(["5H", "5D", "5C", "JS", "5S"]):
+            chips.nth(i).locator("input:not([type])").fill(card)
+            chips.nth(i).locator("input:not([type])").dispatch_event("change")
+        chips.nth(4).locator("input[type=radio]").check()
+        page.locator("#rescore").tap()
+        expect(page.locator("#photo-total")).to_contain_text("29")
+    page.screenshot(path=shots / "phone-photo.png", full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()

@@ -36,7 +36,10 @@
         left: `${(100 * x1) / size[0]}%`, top: `${(100 * y1) / size[1]}%`,
         width: `${(100 * (x2 - x1)) / size[0]}%`, height: `${(100 * (y2 - y1)) / size[1]}%`,
       });
-      box.textContent = `${c.card} ${Math.round(100 * c.confidence)}%`;
+      const tag = document.createElement("span");
+      tag.textContent = cardText(c.card);
+      box.title = `${tag.textContent} ${Math.round(100 * c.confidence)}%`;
+      box.append(tag);
       boxes.append(box);
     });
   }
@@ -48,6 +51,7 @@
       const chip = document.createElement("span");
       chip.className = "chip-edit";
       chip.innerHTML = `<input value="${c.card}" size="3" aria-label="card ${i + 1}"${c.uncertain ? ' class="unsure"' : ""}>
+        <small>${Math.round(100 * c.confidence)}% sure</small>
         <label class="check"><input type="radio" name="starter" ${c.starter ? "checked" : ""}> starter</label>`;
       chip.querySelector("input").addEventListener("change", (e) => { c.card = e.target.value.trim().toUpperCase(); });
       chip.querySelector("input[type=radio]").addEventListener("change", () => cards.forEach((d, j) => { d.starter = i === j; }));
