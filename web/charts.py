@@ -51,7 +51,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
     """
     if not values:
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
-    row, label_w, bar_w = 24, 150, 220
+    row, label_w, bar_w = 24, 130, 130
     height = row * len(values) + 4
     bars = "".join(
         f'<text x="0" y="{i * row + 16}">{escape(label)}</text>'
@@ -61,6 +61,6 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
         for i, (label, value, note) in enumerate(zip(labels, values, notes, strict=True))
     )
     return Markup(
-        f'<svg class="chart bars" viewBox="0 0 {label_w + bar_w + 110} {height}" role="img" '
+        f'<svg class="chart bars" viewBox="0 0 {label_w + bar_w + 100} {height}" role="img" '
         f'aria-label="misses by category">{bars}</svg>'
     )

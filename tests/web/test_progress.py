@@ -46,6 +46,6 @@ def test_charts() -> None:
     line = charts.line_chart(["2026-11-21", "2026-11-22"], [50.0, 100.0], "%", 100)
     assert line.count("<circle") == 2 and "11-22" in line
     bars = charts.bar_chart([Category.NOBS.value], [0.5], ["1 of 2"])
-    assert 'width="110.0"' in bars and "nobs" in bars
+    assert 'width="65.0"' in bars and "nobs" in bars
     assert "Nothing yet" in charts.line_chart([], [], "s")
     assert "&lt;b&gt;" in charts.bar_chart(["<b>"], [1.0], [""])

@@ -129,9 +129,16 @@
       if (!result.correct && mode === "sprint") verdict.textContent += ` (−${root.dataset.penalty} s)`;
     }
     $("say").textContent = result.say ? `“${result.say}”` : "";
-    if (result.muggins && result.muggins.opponent) $("say").textContent += ` Muggins! Your opponent takes ${result.muggins.opponent}.`;
+    if (result.muggins && result.muggins.opponent) {
+      const note = document.createElement("span");
+      note.className = "muggins";
+      note.textContent = `Muggins! Your opponent pegs the ${result.muggins.opponent} you missed; you peg ${result.muggins.you}.`;
+      $("say").append(note);
+    }
     const missed = $("missed");
-    missed.innerHTML = result.missed.length ? `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} ${miniCards(i.cards)} for ${i.points}</div>`).join("") : "";
+    const all = result.missed.length && result.missed.length === result.items.length;
+    missed.innerHTML = !result.missed.length ? "" : all ? "<h3>You missed all of it (marked below)</h3>" :
+      `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} <span class="mini">${miniCards(i.cards)}</span> for ${i.points}</div>`).join("");
     const claimedBy = new Set(result.missed.flatMap((i) => i.cards));
     document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("missed", claimedBy.has(c.dataset.card)));
     const items = $("items");
