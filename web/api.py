@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from flask import Blueprint, abort, request
+from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 
 from trainer import score_show
@@ -17,7 +18,6 @@ from trainer.show import spoken_count
 from . import progress, training
 from .auth import as_player, session_player_id
 from .db import get_session
-from .models import Drill
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -114,8 +114,7 @@ def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()
     db = get_session()
-    dealt = as_player(lambda db, player_id: training.daily_set(db, player_id, date))
-    player_id = session_player_id()
+    player_id, dealt = as_player(lambda db, pid: (pid, training.daily_set(db, pid, date)))
     answers = training.answered(db, [d.id for d in dealt])
     return {
         "date": date,
@@ -127,6 +126,6 @@ def daily() -> dict[str, Any]:
     }
 
 
-def _correct(answers: dict[int, Any], drill: Drill) -> bool | None:
+def _correct(answers: dict[int, Row[Any]], drill: Row[Any]) -> bool | None:
     answer = answers.get(drill.id)
     return None if answer is None else bool(answer.correct)

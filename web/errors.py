@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
-
-ResponseTuple = tuple[object, int]
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def handle_http(error: HTTPException) -> ResponseTuple:
+def handle_http(error: HTTPException) -> ResponseReturnValue:
     """A 4xx/5xx from ``abort`` or routing: its description as ``{"error": ...}`` or a page."""
     code = error.code or 500
     if _wants_json():
@@ -20,14 +19,14 @@ def handle_http(error: HTTPException) -> ResponseTuple:
     return render_template("error.html", code=code, message=error.description), code
 
 
-def handle_value(error: ValueError) -> ResponseTuple:
+def handle_value(error: ValueError) -> ResponseReturnValue:
     """Bad cards or a bad answer reaching a view: a 400 naming the problem."""
     if _wants_json():
         return {"error": str(error)}, 400
     return render_template("error.html", code=400, message=str(error)), 400
 
 
-def handle_unexpected(error: Exception) -> ResponseTuple:
+def handle_unexpected(error: Exception) -> ResponseReturnValue:
     """Anything else: logged, and a 500 without internals."""
     if isinstance(error, HTTPException):
         return handle_http(error)

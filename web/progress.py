@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
 from trainer.drills import DAILY_KINDS, Category
@@ -81,7 +82,7 @@ def completed_dailies(db: Session, player_id: int) -> list[str]:
         .having(func.count(Answer.id) == len(DAILY_KINDS))
         .order_by(Drill.daily_date)
     )
-    return [d for (d,) in rows]
+    return [d for (d,) in rows if d is not None]
 
 
 def streak(completed: list[str], today: str) -> int:
@@ -104,7 +105,11 @@ def streak(completed: list[str], today: str) -> int:
 
 
 def daily_summary(
-    db: Session, player_id: int, date: str, dealt: list[Drill], answers: dict[int, Answer]
+    db: Session,
+    player_id: int,
+    date: str,
+    dealt: Sequence[Row[Any]],
+    answers: Mapping[int, Row[Any]],
 ) -> dict[str, Any]:
     """Where the player stands in a daily challenge, and, once done, a spoiler-free share."""
     summary: dict[str, Any] = {"done": len(answers), "of": len(dealt), "complete": False}

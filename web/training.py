@@ -11,9 +11,9 @@ import datetime
 import functools
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Row, bindparam, delete, insert, select, update
+from sqlalchemy import Row, Table, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -27,9 +27,9 @@ REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
 """Seconds until a missed deal comes back, by how often it was dealt before."""
 _MAX_SECONDS = 600.0
 
-DRILLS = Drill.__table__
-ANSWERS = Answer.__table__
-SKILLS = Skill.__table__
+DRILLS = cast(Table, Drill.__table__)
+ANSWERS = cast(Table, Answer.__table__)
+SKILLS = cast(Table, Skill.__table__)
 
 # Statements built once: a request only binds parameters to them.
 _INSERT_DRILL = insert(DRILLS).returning(*DRILLS.c)
