@@ -91,6 +91,7 @@ def progress_page() -> str:
             [s.missed / s.seen for _, s in ranked],
             [f"{s.missed} of {s.seen}, {s.seconds / s.seen:.1f}s" for _, s in ranked],
         ),
+        weak=[(c, s) for c, s in ranked if s.missed][:3],
         by_kind=progress.drills_by_kind(db, player.id),
         streak=progress.streak(progress.completed_dailies(db, player.id), training.today()),
     )

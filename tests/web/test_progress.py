@@ -22,6 +22,7 @@ def test_progress_page_after_answers(client: FlaskClient) -> None:
     assert 'id="done">3<' in page and "crib 3" in page
     assert "categories" not in drills[0]  # nothing is given away before the answer
     assert "67%" in page  # two of three right today
+    assert 'class="chip-link" href="/practice/hand"' in page  # a weak spot to practise
 
 
 @pytest.mark.parametrize(
