@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from .breakdown import Kind, ScoreItem
@@ -414,6 +414,8 @@ class Grade:
     """The categories this answer counts as missed, for weak spots."""
     options: tuple[Any, ...] = ()
     """For discards, the engine's options, best first."""
+    by_kind: tuple[tuple[Kind, int, int], ...] = ()
+    """For a count given by kind: ``(kind, claimed, right)`` for each of :data:`SHOW_KINDS`."""
 
     @property
     def over(self) -> float:
@@ -440,6 +442,11 @@ class Grade:
         if self.options:
             data["options"] = [o.to_json() for o in self.options]
             data["lost"] = _number(self.under)
+        if self.by_kind:
+            data["by_kind"] = [
+                {"kind": kind.value, "claimed": claimed, "right": right}
+                for kind, claimed, right in self.by_kind
+            ]
         return data
 
 
@@ -447,21 +454,59 @@ def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 3)
 
 
+SHOW_KINDS = (Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS)
+"""The kinds a player can count a show by (pairs royal count as pairs)."""
+
+_KIND_CATEGORIES = {
+    Kind.FIFTEEN: frozenset({Category.FIFTEENS, Category.LONG_FIFTEENS}),
+    Kind.PAIR: frozenset({Category.PAIRS}),
+    Kind.RUN: frozenset({Category.RUNS, Category.MULTIPLE_RUNS}),
+    Kind.FLUSH: frozenset({Category.FLUSH, Category.CRIB_FLUSH}),
+    Kind.NOBS: frozenset({Category.NOBS}),
+}
+
+
 def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
-    """Grade ``answer`` (``{"points": 12}``, or ``{"discard": ["7H", "8C"]}``) against the engine.
+    """Grade an answer against the engine.
+
+    ``answer`` is ``{"points": 12}``; for a hand or crib it may instead say the count by kind,
+    ``{"by_kind": {"fifteen": 6, "pair": 2, "run": 3, "flush": 0, "nobs": 1}}``, which lets
+    the verdict name exactly the kinds missed or over-counted; for a discard it is
+    ``{"discard": ["7H", "8C"]}``.
 
     :raises ValueError: for a missing, malformed or impossible answer, naming the problem.
     """
     if deal.kind == "discard":
         return _grade_discard(deal, answer)
+    if deal.kind == "pegging":
+        return _grade_count(deal.peg_items(), _points(answer), classify(deal))
+    items = deal.breakdown().items
+    if answer.get("by_kind") is None:
+        return _grade_count(items, _points(answer), classify(deal))
+    return _grade_by_kind(items, _claims(answer["by_kind"]), classify(deal))
+
+
+def _points(answer: Mapping[str, Any]) -> int:
     points = answer.get("points")
     if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 99:
         raise ValueError(f"'points' must be a whole number from 0 to 99, got {points!r}")
-    if deal.kind == "pegging":
-        items = deal.peg_items()
-        return _grade_count(items, points, classify(deal))
-    breakdown = deal.breakdown()
-    return _grade_count(breakdown.items, points, classify(deal))
+    return points
+
+
+def _claims(by_kind: Any) -> dict[Kind, int]:
+    """``{"fifteen": 6, ...}`` as kinds; kinds left out are claimed as 0."""
+    names = ", ".join(k.value for k in SHOW_KINDS)
+    if not isinstance(by_kind, dict):
+        raise ValueError(f"'by_kind' must map kinds ({names}) to points, got {by_kind!r}")
+    claims = dict.fromkeys(SHOW_KINDS, 0)
+    for name, points in by_kind.items():
+        kind = next((k for k in SHOW_KINDS if k.value == name), None)
+        if kind is None:
+            raise ValueError(f"unknown kind {name!r} in 'by_kind' (use: {names})")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 29:
+            raise ValueError(f"points for {name!r} must be a whole number from 0 to 29")
+        claims[kind] = points
+    return claims
 
 
 def _grade_count(items: tuple[ScoreItem, ...], points: int, present: frozenset[Category]) -> Grade:
@@ -474,6 +519,32 @@ def _grade_count(items: tuple[ScoreItem, ...], points: int, present: frozenset[C
         items=items,
         missed=missed,
         missed_categories=frozenset() if points == total else present,
+    )
+
+
+def _grade_by_kind(
+    items: tuple[ScoreItem, ...], claims: dict[Kind, int], present: frozenset[Category]
+) -> Grade:
+    """Kind by kind: what was missed is explained within its kind; only wrong kinds count as
+    missed categories."""
+    rows: list[tuple[Kind, int, int]] = []
+    missed: list[ScoreItem] = []
+    wrong: set[Category] = set()
+    for kind in SHOW_KINDS:
+        of_kind = [i for i in items if i.kind is kind]
+        right = sum(i.points for i in of_kind)
+        rows.append((kind, claims[kind], right))
+        if claims[kind] != right:
+            wrong |= _KIND_CATEGORIES[kind] & present
+            missed += explain_shortfall(of_kind, right - claims[kind])
+    return Grade(
+        correct=all(claimed == right for _, claimed, right in rows),
+        total=sum(i.points for i in items),
+        claimed=sum(claims.values()),
+        items=items,
+        missed=tuple(i for i in items if i in missed),
+        missed_categories=frozenset(wrong),
+        by_kind=tuple(rows),
     )
 
 
@@ -532,18 +603,18 @@ def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
 
 
 def tally(
-    answers: Iterable[tuple[Iterable[Category], bool, float]],
+    answers: Iterable[tuple[Iterable[Category], Collection[Category], float]],
 ) -> dict[Category, Tally]:
-    """Add up answers given as ``(categories present, correct, seconds)`` per category.
+    """Add up answers given as ``(categories present, categories missed, seconds)``.
 
-    >>> tally([([Category.NOBS], False, 4.0), ([Category.NOBS], True, 2.0)])[Category.NOBS]
+    >>> nobs = Category.NOBS
+    >>> tally([([nobs], [nobs], 4.0), ([nobs], [], 2.0)])[nobs]
     Tally(seen=2, missed=1, seconds=6.0)
     """
     totals: dict[Category, Tally] = {}
-    for categories, correct, seconds in answers:
+    for categories, missed, seconds in answers:
         for category in categories:
             old = totals.get(category, Tally())
-            totals[category] = Tally(
-                old.seen + 1, old.missed + (not correct), old.seconds + seconds
-            )
+            wrong = category in missed
+            totals[category] = Tally(old.seen + 1, old.missed + wrong, old.seconds + seconds)
     return totals

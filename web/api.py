@@ -74,7 +74,8 @@ def next_drill() -> dict[str, Any]:
 
 @bp.post("/drills/<int:drill_id>/answer")
 def answer(drill_id: int) -> dict[str, Any]:
-    """Answer a drill once: ``{"points": 12}`` or ``{"discard": ["7H", "8C"]}``."""
+    """Answer a drill once: ``{"points": 12}``, ``{"by_kind": {"fifteen": 6, ...}}`` or
+    ``{"discard": ["7H", "8C"]}``; ``"muggins": true`` adds what the opponent takes."""
     data = _json_body()
     db = get_session()
     drill = training.get_drill(db, drill_id)

@@ -63,6 +63,8 @@ class Answer(Base):
     answered_at: Mapped[float]
     day: Mapped[str] = mapped_column(String(10))
     given: Mapped[dict[str, Any]] = mapped_column(JSON)
+    missed: Mapped[str] = mapped_column(String(300), default="")
+    """Comma-separated categories this answer missed (a subset of the drill's)."""
     review_at: Mapped[float | None]
     """When a missed deal is due again; cleared once it is dealt again."""
 

@@ -175,6 +175,7 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
     review_at = None
     if not grade.correct and drill.mode != "daily":
         review_at = now + REVIEW_AFTER[min(drill.repeat, len(REVIEW_AFTER) - 1)]
+    missed = sorted(c.value for c in grade.missed_categories)
     answer = {
         "drill_id": drill.id,
         "player_id": drill.player_id,
@@ -186,11 +187,11 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         "answered_at": now,
         "day": datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
         "given": given,
+        "missed": ",".join(missed),
         "review_at": review_at,
     }
-    missed = int(not grade.correct)
     tallies = [
-        {"player_id": drill.player_id, "category": c, "seen": 1, "missed": missed}
+        {"player_id": drill.player_id, "category": c, "seen": 1, "missed": int(c in missed)}
         | {"seconds": seconds}
         for c in drill.categories.split(",")
         if c
@@ -234,16 +235,19 @@ def _upsert_for(dialect_name: str) -> Any:
     )
 
 
+def _categories(text: str) -> list[Category]:
+    return [Category(c) for c in text.split(",") if c]
+
+
 def rebuild_skills(db: Session, player_id: int) -> None:
     """Recount the player's tallies from their stored answers (after merging a guest)."""
     rows = db.execute(
-        select(DRILLS.c.categories, ANSWERS.c.correct, ANSWERS.c.seconds)
+        select(DRILLS.c.categories, ANSWERS.c.missed, ANSWERS.c.seconds)
         .join(ANSWERS, ANSWERS.c.drill_id == DRILLS.c.id)
         .where(ANSWERS.c.player_id == player_id)
     )
     totals = drills.tally(
-        ([Category(c) for c in cats.split(",") if c], correct, seconds)
-        for cats, correct, seconds in rows
+        (_categories(present), _categories(missed), seconds) for present, missed, seconds in rows
     )
     db.execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
     if totals:

@@ -8,9 +8,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from trainer import score_show
+from trainer import Kind, score_show
 from trainer.discard import analyze_discards
-from trainer.drills import DAILY_KINDS, explain_shortfall
+from trainer.drills import DAILY_KINDS, SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg
 
 PHONE = {"width": 390, "height": 844}
@@ -213,4 +213,30 @@ def test_photo_read_correct_and_score(
         expect(page.locator("#photo-total")).to_contain_text("29")
     page.screenshot(path=shots / "phone-photo.png", full_page=True)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()
+
+
+def test_count_by_kind(browser: Browser, server: str, shots: Path) -> None:
+    """Counting kind by kind: Tab between the boxes, Enter; the wrong kinds are flagged."""
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.goto(f"{server}/practice/hand?difficulty=dense")
+    page.check("#bykind")
+    drill = dealt.value.json()
+    points = score_show(drill["hand"], drill["starter"]).points_by_kind()
+    claims = [points.get(kind, 0) for kind in SHOW_KINDS]
+    claims[0] = max(0, claims[0] - 2)  # two short on fifteens
+    expect(page.locator("#by-kind input").first).to_be_focused()
+    for n, claim in enumerate(claims):
+        page.keyboard.type(str(claim))
+        if n < len(claims) - 1:
+            page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#feedback")).to_be_visible()
+    wrong = 1 if points.get(Kind.FIFTEEN, 0) else 0
+    expect(page.locator(".kind-table tr.off")).to_have_count(wrong)
+    if wrong:
+        expect(page.locator(".kind-table tr.off td").first).to_have_text("fifteen")
+        expect(page.locator("#cards .card.missed").first).to_be_visible()
+    page.screenshot(path=shots / "by-kind.png", full_page=True)
     page.close()

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer import Kind, parse_cards, score_show
+from trainer import Kind, parse_cards, parse_deal, score_show
 from trainer.discard import analyze_discards
 from trainer.drills import (
     DAILY_KINDS,
     KINDS,
+    SHOW_KINDS,
     Category,
     Deal,
     Difficulty,
@@ -142,9 +143,10 @@ def test_choose_focus_follows_misses() -> None:
 
 def test_tally() -> None:
     """Answers add up per category."""
-    totals = tally([([Category.NOBS, Category.FIFTEENS], False, 3.0), ([Category.NOBS], True, 1.0)])
-    assert totals[Category.NOBS] == Tally(2, 1, 4.0)
-    assert totals[Category.FIFTEENS].miss_rate == pytest.approx(2 / 4)
+    both = [Category.NOBS, Category.FIFTEENS]
+    totals = tally([(both, both, 3.0), ([Category.NOBS], [], 1.0), (both, [Category.NOBS], 1.0)])
+    assert totals[Category.NOBS] == Tally(3, 2, 5.0)
+    assert totals[Category.FIFTEENS] == Tally(2, 1, 4.0)
 
 
 # --- grading ------------------------------------------------------------------------------------
@@ -232,3 +234,63 @@ def test_choose_focus_follows_slowness() -> None:
     }
     picks = [choose_focus("pegging", tallies, rng) for _ in range(600)]
     assert picks.count(Category.PEG_RUNS) > 1.5 * picks.count(Category.PEG_PAIRS)
+
+
+# --- counting by kind ---------------------------------------------------------------------------
+
+
+def show_deal(text: str, crib: bool = False) -> Deal:
+    """A hand or crib deal from ``"5H 5D 5C JS | 5S"``."""
+    hand, starter = parse_deal(text)
+    return Deal("crib" if crib else "hand", tuple(hand), starter=starter)
+
+
+def claims_of(dealt: Deal) -> dict[str, int]:
+    """The engine's points per kind, as a player would claim them."""
+    points = dealt.breakdown().points_by_kind()
+    return {kind.value: points.get(kind, 0) for kind in SHOW_KINDS}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(), crib=st.booleans())
+def test_by_kind_right_is_correct(seed: int, crib: bool) -> None:
+    """Claiming exactly the engine's points per kind is right, with nothing missed."""
+    dealt = deal("crib" if crib else "hand", random.Random(seed))
+    verdict = grade(dealt, {"by_kind": claims_of(dealt)})
+    assert verdict.correct and not verdict.missed and not verdict.missed_categories
+    assert verdict.claimed == verdict.total == dealt.breakdown().total
+
+
+def test_by_kind_names_the_missed_kind() -> None:
+    """Nobs left out: the nobs item is missed, and only the nobs category counts as missed."""
+    dealt = show_deal("5H 5D 5C JS | 5S")
+    claims = claims_of(dealt) | {"nobs": 0}
+    verdict = grade(dealt, {"by_kind": claims})
+    assert not verdict.correct
+    assert [i.kind for i in verdict.missed] == [Kind.NOBS]
+    assert verdict.missed_categories == {Category.NOBS}
+    assert ("nobs", 0, 1) in [(k.value, c, r) for k, c, r in verdict.by_kind]
+
+
+def test_by_kind_crib_flush_trap() -> None:
+    """Counting four for a crib flush with an odd starter is the crib-flush mistake."""
+    dealt = show_deal("2H 4H 6H 8H | KS", crib=True)
+    verdict = grade(dealt, {"by_kind": claims_of(dealt) | {"flush": 4}})
+    assert not verdict.correct and verdict.over == 4
+    assert verdict.missed_categories == {Category.CRIB_FLUSH}
+    assert verdict.to_json()["by_kind"][3] == {"kind": "flush", "claimed": 4, "right": 0}
+
+
+@pytest.mark.parametrize(
+    ("by_kind", "message"),
+    [
+        ({"fifteens": 2}, "unknown kind 'fifteens'"),
+        ({"fifteen": -2}, "whole number from 0 to 29"),
+        ({"nobs": "1"}, "whole number from 0 to 29"),
+        ([2, 2], "'by_kind' must map kinds"),
+    ],
+)
+def test_by_kind_bad(by_kind: object, message: str) -> None:
+    """Malformed claims by kind are refused by name."""
+    with pytest.raises(ValueError, match=message):
+        grade(show_deal("5H 5D 5C JS | 5S"), {"by_kind": by_kind})

@@ -8,12 +8,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 import web.training
 from trainer import Kind, score_show
 from trainer.discard import analyze_discards
-from trainer.drills import DAILY_KINDS, explain_shortfall
+from trainer.drills import DAILY_KINDS, SHOW_KINDS, Category, explain_shortfall
 from trainer.pegging import score_peg, score_sequence
+from web.db import get_session
+from web.models import Player
 
 
 def deal(client: FlaskClient, kind: str, **params: str) -> dict[str, Any]:
@@ -358,3 +361,20 @@ def test_time_on_screen_shortens_the_clock(
     body = {"points": right_points(second), "seconds": 9999}
     seconds = client.post(f"/api/drills/{second['id']}/answer", json=body).json["seconds"]
     assert 30 <= seconds < 31
+
+
+def test_count_by_kind_tallies_only_the_missed_kind(app: Flask, client: FlaskClient) -> None:
+    """A count by kind that misses only the fifteens marks only fifteens as missed."""
+    drill = deal(client, "hand", difficulty="dense")
+    points = score_show(drill["hand"], drill["starter"]).points_by_kind()
+    claims = {kind.value: points.get(kind, 0) for kind in SHOW_KINDS}
+    claims["fifteen"] = max(0, claims["fifteen"] - 2)
+    result = client.post(f"/api/drills/{drill['id']}/answer", json={"by_kind": claims}).json
+    assert result["correct"] is (points.get(Kind.FIFTEEN, 0) == 0)
+    assert [row["kind"] for row in result["by_kind"]] == [k.value for k in SHOW_KINDS]
+    with app.app_context():
+        player = get_session().scalar(select(Player.id))
+        tallies = web.training.tallies(get_session(), player)
+    missed = {c for c, t in tallies.items() if t.missed}
+    assert missed <= {Category.FIFTEENS, Category.LONG_FIFTEENS}
+    assert missed == {Category(c) for c in result["missed_categories"]}

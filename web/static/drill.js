@@ -5,6 +5,12 @@
   const $ = (id) => document.getElementById(id);
   const mode = root.dataset.mode;
   let kind = root.dataset.kind;
+  const byKindBox = $("bykind");
+  if (byKindBox) {
+    byKindBox.checked = localStorage.getItem("crib-by-kind") === "1";
+    byKindBox.addEventListener("change", () => { localStorage.setItem("crib-by-kind", byKindBox.checked ? "1" : "0"); if (state.drill && state.phase === "ask") show(state.drill); });
+  }
+  const kindInputs = [...document.querySelectorAll("#by-kind input")];
   const state = { drill: null, phase: "wait", selected: new Set(), right: 0, asked: 0, timer: null, left: +root.dataset.seconds };
 
   function localDate() {
@@ -50,6 +56,11 @@
     $("throw").hidden = counting;
     $("throw").disabled = true;
     $("points").value = "";
+    const byKind = !!(byKindBox && byKindBox.checked) && (kind === "hand" || kind === "crib");
+    state.byKind = byKind;
+    $("points").hidden = byKind;
+    $("by-kind").hidden = !byKind;
+    kindInputs.forEach((input) => { input.value = ""; });
     if (kind === "hand" || kind === "crib") {
       drill.hand.forEach((t) => cards.append(cardFace(t)));
       const gap = document.createElement("span");
@@ -73,7 +84,8 @@
     }
     state.phase = "ask";
     state.shownAt = performance.now();
-    if (counting) $("points").focus();
+    state.typing = state.byKind ? kindInputs[0] : $("points");
+    if (counting) state.typing.focus();
   }
 
   function cardValue(token) {
@@ -95,11 +107,15 @@
     if (kind === "discard") {
       if (state.selected.size !== 2) return;
       body = { discard: [...state.selected] };
+    } else if (state.byKind) {
+      if (kindInputs.some((input) => !/^\d{0,2}$/.test(input.value.trim()))) return;
+      body = { by_kind: Object.fromEntries(kindInputs.map((input) => [input.dataset.kind, +input.value.trim() || 0])) };
     } else {
       const text = $("points").value.trim();
       if (!/^\d{1,2}$/.test(text)) { $("points").focus(); return; }
-      body = { points: +text, muggins: !!($("muggins") && $("muggins").checked) };
+      body = { points: +text };
     }
+    if (kind !== "discard") body.muggins = !!($("muggins") && $("muggins").checked);
     state.phase = "wait";
     body.seconds = (performance.now() - state.shownAt) / 1000;
     try {
@@ -155,6 +171,8 @@
       li.addEventListener("click", () => on(true));
     });
     $("options").innerHTML = result.options ? discardTable(result) : "";
+    $("kind-table").innerHTML = result.by_kind ? `<table class="kind-table"><thead><tr><th>Kind</th><th>You</th><th>Right</th></tr></thead><tbody>${
+      result.by_kind.map((r) => `<tr class="${r.claimed === r.right ? "" : "off"}"><td>${r.kind}</td><td>${r.claimed}</td><td>${r.right}</td></tr>`).join("")}</tbody></table>` : "";
     if (kind === "discard") {
       const best = new Set(result.options[0].discard);
       document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("best", best.has(c.dataset.card)));
@@ -214,11 +232,12 @@
   $("pad").addEventListener("click", (event) => {
     const key = event.target.dataset.key;
     if (!key || state.phase !== "ask") return;
-    const input = $("points");
+    const input = state.typing;
     if (key === "Enter") submit();
     else if (key === "Backspace") input.value = input.value.slice(0, -1);
     else if (input.value.length < 2) input.value += key;
   });
+  kindInputs.concat([$("points")]).forEach((input) => input.addEventListener("focus", () => { state.typing = input; }));
   document.addEventListener("keydown", (event) => {
     if (state.phase === "feedback" && (event.key === "Enter" || event.key === "n" || event.key === "N" || event.key === " ")) {
       event.preventDefault();
