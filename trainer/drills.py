@@ -416,6 +416,8 @@ class Grade:
     """For discards, the engine's options, best first."""
     by_kind: tuple[tuple[Kind, int, int], ...] = ()
     """For a count given by kind: ``(kind, claimed, right)`` for each of :data:`SHOW_KINDS`."""
+    note: str = ""
+    """A word on a classic mistake the answer looks like (the crib-flush trap)."""
 
     @property
     def over(self) -> float:
@@ -442,6 +444,8 @@ class Grade:
         if self.options:
             data["options"] = [o.to_json() for o in self.options]
             data["lost"] = _number(self.under)
+        if self.note:
+            data["note"] = self.note
         if self.by_kind:
             data["by_kind"] = [
                 {"kind": kind.value, "claimed": claimed, "right": right}
@@ -481,9 +485,22 @@ def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     if deal.kind == "pegging":
         return _grade_count(deal.peg_items(), _points(answer), classify(deal))
     items = deal.breakdown().items
+    present = classify(deal)
     if answer.get("by_kind") is None:
-        return _grade_count(items, _points(answer), classify(deal))
-    return _grade_by_kind(items, _claims(answer["by_kind"]), classify(deal))
+        verdict = _grade_count(items, _points(answer), present)
+    else:
+        verdict = _grade_by_kind(items, _claims(answer["by_kind"]), present)
+    flush = {k: c for k, c, _ in verdict.by_kind}.get(Kind.FLUSH, 0)
+    if Category.CRIB_FLUSH in present and (verdict.over == len(deal.cards) or flush):
+        return dataclasses.replace(verdict, note=CRIB_FLUSH_NOTE)
+    return verdict
+
+
+CRIB_FLUSH_NOTE = (
+    "A crib scores a flush only when the starter is of the same suit too: "
+    "four crib cards of one suit score nothing."
+)
+"""What the trainer says when a count looks like the crib-flush mistake."""
 
 
 def _points(answer: Mapping[str, Any]) -> int:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from trainer import Kind, parse_cards, parse_deal, score_show
 from trainer.discard import analyze_discards
 from trainer.drills import (
+    CRIB_FLUSH_NOTE,
     DAILY_KINDS,
     KINDS,
     SHOW_KINDS,
@@ -294,3 +295,14 @@ def test_by_kind_bad(by_kind: object, message: str) -> None:
     """Malformed claims by kind are refused by name."""
     with pytest.raises(ValueError, match=message):
         grade(show_deal("5H 5D 5C JS | 5S"), {"by_kind": by_kind})
+
+
+def test_crib_flush_note() -> None:
+    """Counting the four-card crib flush, by total or by kind, gets the rule explained."""
+    trap = show_deal("2H 4H 6H 8H | KS", crib=True)
+    total = trap.breakdown().total
+    assert grade(trap, {"points": total + 4}).note == CRIB_FLUSH_NOTE
+    assert grade(trap, {"by_kind": claims_of(trap) | {"flush": 4}}).note == CRIB_FLUSH_NOTE
+    assert grade(trap, {"points": total}).note == ""
+    hand = show_deal("2H 4H 6H 8H | KS")
+    assert grade(hand, {"points": hand.breakdown().total + 4}).note == ""

@@ -145,6 +145,12 @@
       if (!result.correct && mode === "sprint") verdict.textContent += ` (−${root.dataset.penalty} s)`;
     }
     $("say").textContent = result.say ? `“${result.say}”` : "";
+    if (result.note) {
+      const note = document.createElement("span");
+      note.className = "muggins";
+      note.textContent = result.note;
+      $("say").append(note);
+    }
     if (result.muggins && result.muggins.opponent) {
       const note = document.createElement("span");
       note.className = "muggins";
