@@ -82,6 +82,7 @@
       });
       $("prompt").textContent = `You are the ${drill.role}: tap or press 1–6 to pick two cards for ${drill.dealer ? "your" : "their"} crib, then Enter.`;
     }
+    if (drill.mode === "review") $("prompt").textContent = `Again (you missed this one before): ${$("prompt").textContent}`;
     state.phase = "ask";
     state.shownAt = performance.now();
     state.typing = state.byKind ? kindInputs[0] : $("points");
