@@ -13,6 +13,7 @@ from trainer import score_show
 from trainer.breakdown import RULE_TEXT
 from trainer.drills import KINDS, Difficulty
 from trainer.pegging import score_sequence
+from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count
 
 from . import progress, training
@@ -41,12 +42,14 @@ def _choice(name: str, allowed: tuple[str, ...], default: str) -> str:
 
 @bp.post("/score")
 def score() -> dict[str, Any]:
-    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``."""
+    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``, and
+    optionally ``"rules": "five-card"`` (six-card by default)."""
     data = _json_body()
     hand, starter = data.get("hand"), data.get("starter")
     if not isinstance(hand, list) or not isinstance(starter, str):
         abort(400, "give 'hand' as a list of cards and 'starter' as one card")
-    result = score_show(hand, starter, crib=bool(data.get("crib", False))).to_json()
+    rules = get_rules(str(data.get("rules", SIX_CARD.name)))
+    result = score_show(hand, starter, crib=bool(data.get("crib", False)), rules=rules).to_json()
     result["rule_text"] = RULES_BY_KIND
     return result
 

@@ -10,7 +10,7 @@ from trainer import Card, parse_cards, score_show
 from trainer.breakdown import RULE_TEXT
 from trainer.cards import split_tokens
 from trainer.pegging import score_sequence
-from trainer.rules import SIX_CARD
+from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
 
 from . import charts, progress, training
 from .auth import current_player
@@ -25,32 +25,39 @@ def home() -> str:
     return render_template("pages/home.html", today=training.today())
 
 
-def _scored(cards_text: str, starter_text: str, crib: bool) -> dict[str, Any]:
-    """Score typed cards; a fifth card without a starter is taken as the starter."""
+def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
+    """Score typed cards; one card more than the show without a starter: the last is it."""
     cards = parse_cards(cards_text)
     if starter_text.strip():
         starter = Card.parse(starter_text)
-    elif len(cards) == SIX_CARD.hand_size + 1:
+    elif len(cards) == rules.show_size(crib) + 1:
         starter = cards.pop()
     else:
-        raise ValueError("give the starter card too (or type five cards, the starter last)")
-    return {"breakdown": score_show(cards, starter, crib=crib)}
+        raise ValueError("give the starter card too (or type it last, after the hand)")
+    return {"breakdown": score_show(cards, starter, crib=crib, rules=rules)}
 
 
 @bp.get("/score")
 def score() -> tuple[str, int]:
-    """Settle a dispute: score a hand or crib from the URL (``?cards=5H+5D+5C+JS&starter=5S``)."""
+    """Settle a dispute: score a hand or crib from the URL (``?cards=5H+5D+5C+JS&starter=5S``).
+
+    ``rules`` picks the rule set (six-card by default); ``crib=1`` scores a crib.
+    """
     cards = request.args.get("cards", "")
     starter = request.args.get("starter", "")
     crib = request.args.get("crib", "") not in ("", "0", "false")
     context: dict[str, Any] = {"cards": cards, "starter": starter, "crib": crib}
     status = 200
-    if cards.strip():
-        try:
-            context |= _scored(cards, starter, crib)
-        except ValueError as error:
-            context["error"], status = str(error), 400
-    page = render_template("pages/score.html", rules=SIX_CARD, rule_text=RULE_TEXT, **context)
+    try:
+        rules = get_rules(request.args.get("rules", SIX_CARD.name))
+        if cards.strip():
+            context |= _scored(cards, starter, crib, rules)
+    except ValueError as error:
+        rules = SIX_CARD
+        context["error"], status = str(error), 400
+    page = render_template(
+        "pages/score.html", rules=rules, rulesets=RULESETS, rule_text=RULE_TEXT, **context
+    )
     return page, status
 
 

@@ -15,6 +15,7 @@ from trainer import Kind, score_show
 from trainer.discard import analyze_discards
 from trainer.drills import DAILY_KINDS, SHOW_KINDS, Category, explain_shortfall
 from trainer.pegging import score_peg, score_sequence
+from trainer.rules import FIVE_CARD
 from web.db import get_session
 from web.models import Player
 
@@ -378,3 +379,13 @@ def test_count_by_kind_tallies_only_the_missed_kind(app: Flask, client: FlaskCli
     missed = {c for c, t in tallies.items() if t.missed}
     assert missed <= {Category.FIFTEENS, Category.LONG_FIFTEENS}
     assert missed == {Category(c) for c in result["missed_categories"]}
+
+
+def test_score_other_rules(client: FlaskClient) -> None:
+    """``rules`` picks the rule set; the hand size follows it."""
+    body = {"hand": ["5H", "5D", "JS"], "starter": "5C", "rules": "five-card"}
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200 and response.json["rules"] == "five-card"
+    assert response.json["total"] == score_show(["5H", "5D", "JS"], "5C", rules=FIVE_CARD).total
+    bad = client.post("/api/score", json=body | {"rules": "seven-card"})
+    assert bad.status_code == 400 and "unknown rule set" in bad.json["error"]

@@ -9,6 +9,7 @@ from markupsafe import escape
 from trainer import score_show
 from trainer.breakdown import RULE_TEXT, Kind
 from trainer.pegging import score_sequence
+from trainer.rules import RULESETS
 
 
 @pytest.mark.parametrize(
@@ -101,3 +102,14 @@ def test_pegging_page(client: FlaskClient) -> None:
     assert escape(RULE_TEXT[Kind.PAIR_ROYAL]) in page
     bad = client.get("/score/pegging", query_string={"play": "10H 10S 10D 5C"})
     assert bad.status_code == 400 and "past 31" in bad.get_data(as_text=True)
+
+
+def test_score_page_other_rules(client: FlaskClient) -> None:
+    """Five-card cribbage: three cards and a starter, the rule set named; unknown sets refused."""
+    response = client.get("/score?cards=5H+5D+JS+5C&rules=five-card")
+    total = score_show(["5H", "5D", "JS"], "5C", rules=RULESETS["five-card"]).total
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert f"<strong>{total}</strong>" in page and "Two-hand five-card cribbage" in page
+    bad = client.get("/score?cards=5H+5D+JS+5C&rules=seven-card")
+    assert bad.status_code == 400 and "unknown rule set" in bad.get_data(as_text=True)
