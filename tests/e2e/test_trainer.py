@@ -116,7 +116,7 @@ def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None
     expect(page.locator("#cards")).to_have_value("5H 5D 5C JS")
     expect(page.locator("#starter")).to_have_value("5S")
     page.locator("form.calc button[type=submit]").tap()
-    page.wait_for_url("**/score?cards=5H+5D+5C+JS&starter=5S")
+    page.wait_for_url("**/score?cards=5H+5D+5C+JS&starter=5S&rules=six-card")
     expect(page.locator(".total strong")).to_have_text("29")
     items = score_show(["5H", "5D", "5C", "JS"], "5S").items
     expect(page.locator(".result .item")).to_have_count(len(items))
