@@ -120,6 +120,8 @@ def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None
     expect(page.locator(".total strong")).to_have_text("29")
     items = score_show(["5H", "5D", "5C", "JS"], "5S").items
     expect(page.locator(".result .item")).to_have_count(len(items))
+    page.locator(".result .item").last.tap()  # his nobs: the jack lifts
+    expect(page.locator(".result .card.hl")).to_have_attribute("data-card", "JS")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "phone-score.png", full_page=True)
     context.close()
