@@ -92,7 +92,7 @@ def progress_page() -> str:
         player=player,
         days=days,
         accuracy_chart=charts.line_chart(labels, [100 * d.accuracy for d in days], "%", 100),
-        speed_chart=charts.line_chart(labels, [d.mean_seconds for d in days], "s"),
+        speed_chart=charts.line_chart(labels, [d.seconds_per_hand for d in days], "s"),
         misses_chart=charts.bar_chart(
             [c.value for c, _ in ranked],
             [s.missed / s.seen for _, s in ranked],

@@ -25,7 +25,10 @@ class Day:
     day: str
     answers: int
     correct: int
-    seconds: float
+    hands: int
+    """Hand and crib counts answered (the speed chart's answers)."""
+    hand_seconds: float
+    """Seconds spent on them."""
 
     @property
     def accuracy(self) -> float:
@@ -33,26 +36,28 @@ class Day:
         return self.correct / self.answers if self.answers else 0.0
 
     @property
-    def mean_seconds(self) -> float:
-        """Average seconds an answer."""
-        return self.seconds / self.answers if self.answers else 0.0
+    def seconds_per_hand(self) -> float:
+        """Average seconds to count a hand or crib (0 on a day without one)."""
+        return self.hand_seconds / self.hands if self.hands else 0.0
 
 
 def days(db: Session, player_id: int, limit: int = 30) -> list[Day]:
     """The player's last ``limit`` days with answers, oldest first."""
+    counting = Answer.kind.in_(("hand", "crib"))
     rows = db.execute(
         select(
             Answer.day,
             func.count(Answer.id),
             func.sum(case((Answer.correct, 1), else_=0)),
-            func.sum(Answer.seconds),
+            func.sum(case((counting, 1), else_=0)),
+            func.sum(case((counting, Answer.seconds), else_=0.0)),
         )
         .where(Answer.player_id == player_id)
         .group_by(Answer.day)
         .order_by(Answer.day.desc())
         .limit(limit)
     ).all()
-    return [Day(d, n, int(c or 0), float(s or 0)) for d, n, c, s in reversed(rows)]
+    return [Day(d, n, int(c or 0), int(h or 0), float(s or 0)) for d, n, c, h, s in reversed(rows)]
 
 
 def drills_by_kind(db: Session, player_id: int) -> dict[str, int]:

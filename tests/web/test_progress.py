@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
-from flask.testing import FlaskClient
+import time
 
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+import web.training
 from trainer import score_show
 from trainer.drills import Category
 from web import charts, progress
+from web.db import get_session
+from web.models import Player
 
 
 def test_progress_page_after_answers(client: FlaskClient) -> None:
@@ -50,3 +57,21 @@ def test_charts() -> None:
     assert 'width="65.0"' in bars and "nobs" in bars
     assert "Nothing yet" in charts.line_chart([], [], "s")
     assert "&lt;b&gt;" in charts.bar_chart(["<b>"], [1.0], [""])
+
+
+def test_speed_counts_only_hands_and_cribs(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seconds per hand leave out pegging and discard answers; accuracy counts them all."""
+    hand = client.get("/api/drills/next?kind=hand").json
+    peg = client.get("/api/drills/next?kind=pegging").json
+    later = time.time() + 30
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    client.post(f"/api/drills/{hand['id']}/answer", json={"points": 99, "seconds": 4.0})
+    client.post(f"/api/drills/{peg['id']}/answer", json={"points": 99, "seconds": 0.5})
+    with app.app_context():
+        player = get_session().scalar(select(Player.id))
+        assert player is not None
+        (day,) = progress.days(get_session(), player)
+    assert (day.answers, day.correct, day.hands) == (2, 0, 1)
+    assert day.seconds_per_hand == 4.0  # the pegging answer's 0.5 s is not in it
