@@ -1,7 +1,13 @@
-"""The web trainer: daily challenge, drills, progress, and the score calculator.
+"""The web trainer: daily challenge, drills, progress, the score calculators, the photo page.
 
 ``create_app()`` is the factory (``flask --app web run`` for development; ``crib serve`` runs
-it on gunicorn).
+it on gunicorn, see :mod:`web.serve`). Settings: ``CRIB_SECRET_KEY`` and ``CRIB_DATABASE_URL``
+in the environment, or ``SECRET_KEY`` and ``DATABASE_URL`` in ``instance/config.py``.
+
+Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``drills``
+(``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``), ``auth``
+(``/auth/register``, ``/auth/login``, ``/auth/logout``) and ``photo`` (``/photo``,
+``POST /api/read``).
 """
 
 from __future__ import annotations
