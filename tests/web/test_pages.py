@@ -42,7 +42,8 @@ def test_page_renders(client: FlaskClient, path: str, text: str) -> None:
 def test_static_assets_served(client: FlaskClient) -> None:
     """The stylesheet and scripts come from our own static folder."""
     for name in ("style.css", "drill.js", "cards.js", "picker.js", "highlight.js", "photo.js"):
-        assert client.get(f"/static/{name}").status_code == 200
+        with client.get(f"/static/{name}") as response:
+            assert response.status_code == 200 and response.data
 
 
 def test_unknown_practice_kind_and_page(client: FlaskClient) -> None:
