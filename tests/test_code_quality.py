@@ -1,4 +1,4 @@
-"""The codebase's habits, run by the test command: ruff lint and format, mypy strict on trainer."""
+"""The codebase's habits, run by the test command: ruff lint and format, mypy --strict."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
         [sys.executable, "-m", "ruff", "format", "--check", "."],
         [sys.executable, "-m", "mypy"],
     ],
-    ids=["ruff-check", "ruff-format", "mypy-strict-trainer"],
+    ids=["ruff-check", "ruff-format", "mypy-strict"],
 )
 def test_tool_passes(command: list[str]) -> None:
     """Each checker exits 0 on the whole project (configured in pyproject.toml)."""
