@@ -169,6 +169,7 @@ class CardReader:
         meta = json.loads((models_dir / "card_classifier.json").read_text())
         self.classes: list[str] = meta["classes"]
         self.crop_size = int(meta.get("crop_size", 64))
+        self.crop_scale = float(meta.get("crop_scale", 1.35))
         shape = self.det.get_inputs()[0].shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
         self.det_conf = det_conf
@@ -229,7 +230,7 @@ class CardReader:
         """Class probabilities (N, 53) for the crops around ``boxes``."""
         if len(boxes) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        crops = np.stack([crop_index(image, tuple(b), self.crop_size) for b in boxes])
+        crops = np.stack([crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes])
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))

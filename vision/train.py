@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
-from vision.crops import CROP_SIZE
+from vision.crops import CROP_SCALE, CROP_SIZE
 
 RUNS = REPO_ROOT / "runs"
 DET_ONNX = "index_detector.onnx"
@@ -70,6 +70,7 @@ def train_detector(
     data: Path, epochs: int = 40, imgsz: int = 640, batch: int = 16, device: str = "cpu",
     workers: int = 0, name: str = "det", resume: bool = False, hours: float | None = None,
     seed: int = 0, models_dir: Path = MODELS_DIR, project: Path = RUNS, cache: bool | str = False,
+    init: Path | None = None,
 ) -> Path:
     """Train the one-class corner-index detector and export ONNX.
 
@@ -87,6 +88,7 @@ def train_detector(
         models_dir (Path): Where the ONNX model is copied.
         project (Path): Runs folder.
         cache (bool | str): Ultralytics image cache (``"ram"`` on big machines).
+        init (Path | None): Start from these detector weights (fine-tuning) instead of scratch.
 
     Returns:
         (Path): The exported ONNX file in ``models_dir``.
@@ -101,7 +103,7 @@ def train_detector(
         model = YOLO(str(last))
         model.train(resume=True)
     else:
-        model = YOLO("yolov8n.yaml")
+        model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")
         args = dict(
             data=str(yaml.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
             workers=workers, project=str(project), name=name, exist_ok=True, seed=seed,
@@ -140,17 +142,16 @@ def _augment(x: "torch.Tensor") -> "torch.Tensor":  # noqa: F821
     m = x.mean((1, 2, 3), keepdim=True)
     x = ((x - m) * con + m) * gain + bri
     x = x + 0.03 * torch.rand(n, 1, 1, 1, device=dev) * torch.randn_like(x)
-    # random occluding bar (fingers / neighbouring cards)
-    k = torch.rand(n, device=dev) < 0.25
-    if k.any():
-        s = x.shape[-1]
-        idx = torch.nonzero(k).flatten()
-        for i in idx.tolist():
-            a, b = sorted(np.random.randint(0, s, 2).tolist())
-            if np.random.rand() < 0.5:
-                x[i, :, : max(a // 3, 1)] = torch.rand(3, 1, 1, device=dev)
-            else:
-                x[i, :, :, s - max(b // 4, 1) :] = torch.rand(3, 1, 1, device=dev)
+    # random occluding band from one side (fingers / neighbouring cards), vectorised
+    s = x.shape[-1]
+    ar = torch.arange(s, device=dev).float()
+    side = torch.randint(0, 4, (n, 1, 1), device=dev)
+    depth = (torch.rand(n, 1, 1, device=dev) * 0.35 * s).where(torch.rand(n, 1, 1, device=dev) < 0.25,
+                                                              torch.zeros(1, device=dev))
+    yy, xx = ar[None, :, None], ar[None, None, :]
+    coord = torch.where(side == 0, xx, torch.where(side == 1, s - 1 - xx, torch.where(side == 2, yy, s - 1 - yy)))
+    occ = (coord < depth).unsqueeze(1)
+    x = torch.where(occ, torch.rand(n, 3, 1, 1, device=dev), x)
     return x.clamp(0, 1)
 
 
@@ -163,13 +164,13 @@ def train_classifier(
 
     Args:
         data (Path): Dataset folder from :mod:`vision.synth.generate`.
-        epochs (int): Epochs (one-cycle schedule).
+        epochs (int): Epochs (warm-up + cosine schedule, compressed to fit ``minutes`` if given).
         batch (int): Batch size.
         device (str): ``"cpu"``, ``"cuda"`` or a CUDA index.
         lr (float): Peak AdamW learning rate.
         name (str): Run name under ``project`` (checkpoint ``last.pt`` each epoch).
         resume (bool): Continue from the checkpoint.
-        minutes (float | None): Optional wall-clock budget; training stops after the epoch that ends past it.
+        minutes (float | None): Optional wall-clock budget; the schedule ends when it is spent.
         seed (int): Seed.
         models_dir (Path): Where the ONNX model is written.
         project (Path): Runs folder.
@@ -196,7 +197,6 @@ def train_classifier(
     model = IndexNet(len(CLASS_NAMES), width).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * max(1, (len(xtr) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     run = project / name
     run.mkdir(parents=True, exist_ok=True)
     ck = run / "last.pt"
@@ -205,9 +205,11 @@ def train_classifier(
         st = torch.load(ck, map_location=device)
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["opt"])
-        sched.load_state_dict(st["sched"])
         start, best = st["epoch"] + 1, st["best"]
     t0 = time.time()
+    budget = minutes * 60 if minutes else float("inf")
+    step = start * max(1, (len(xtr) + batch - 1) // batch)
+    progress = 0.0
     log = open(run / "log.txt", "a")
     for ep in range(start, epochs):
         model.train()
@@ -216,13 +218,17 @@ def train_classifier(
         for i in range(0, len(xtr), batch):
             j = perm[i : i + batch]
             xb = _augment(xtr[j].float() / 255)
-            loss = F.cross_entropy(model(xb), ytr[j], label_smoothing=0.05)
+            with torch.autocast("cuda", torch.bfloat16, enabled=device.startswith("cuda")):
+                loss = F.cross_entropy(model(xb).float(), ytr[j], label_smoothing=0.05)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            if sched.last_epoch < steps - 1:
-                sched.step()
-            tot += float(loss) * len(j)
+            # warm-up then cosine decay over whichever runs out first: steps or the time budget
+            step += 1
+            progress = min(1.0, max(step / steps, (time.time() - t0) / budget))
+            for g in opt.param_groups:
+                g["lr"] = lr * min(1.0, progress / 0.05) * 0.5 * (1 + np.cos(np.pi * progress))
+            tot += float(loss.detach()) * len(j)
             n += len(j)
         acc = evaluate_classifier(model, xva, yva)
         msg = f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} {time.time() - t0:.0f}s"
@@ -232,10 +238,9 @@ def train_classifier(
         if acc >= best:
             best = acc
             torch.save(model.state_dict(), run / "best.pt")
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": ep, "best": best}, ck)
-        if minutes and time.time() - t0 > minutes * 60:
-            print("time budget reached", flush=True)
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep, "best": best}, ck)
+        if progress >= 1.0:
+            print("schedule finished (steps or time budget)", flush=True)
             break
     model.load_state_dict(torch.load(run / "best.pt", map_location=device))
     return export_classifier(model.cpu(), models_dir, {"val_acc": best, "width": width})
@@ -269,7 +274,8 @@ def export_classifier(model: "torch.nn.Module", models_dir: Path = MODELS_DIR, i
         dynamo=False,
     )
     (models_dir / "card_classifier.json").write_text(
-        json.dumps({"classes": list(CLASS_NAMES), "crop_size": CROP_SIZE, **(info or {})}, indent=1)
+        json.dumps({"classes": list(CLASS_NAMES), "crop_size": CROP_SIZE, "crop_scale": CROP_SCALE,
+                    **(info or {})}, indent=1)
     )
     return dst
 
@@ -285,6 +291,7 @@ def main() -> None:
     ap.add_argument("--det-batch", type=int, default=16)
     ap.add_argument("--det-hours", type=float, default=None)
     ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--det-init", type=Path, default=None, help="fine-tune from these weights")
     ap.add_argument("--det-cache", default=None, help="ram or disk: cache decoded training images")
     ap.add_argument("--cls-epochs", type=int, default=20)
     ap.add_argument("--cls-batch", type=int, default=256)
@@ -300,7 +307,7 @@ def main() -> None:
     if a.task in ("detect", "all"):
         p = train_detector(a.data, a.det_epochs, a.imgsz, a.det_batch, a.device, a.workers,
                            resume=a.resume, hours=a.det_hours, models_dir=a.models, project=a.project,
-                           cache=a.det_cache or False)
+                           cache=a.det_cache or False, init=a.det_init)
         print(f"detector -> {p}")
 
 

@@ -9,15 +9,16 @@ import numpy as np
 def color_temperature(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Warm/cool white balance shift plus small per-channel gains."""
     t = rng.uniform(-0.25, 0.25)
-    gains = np.array([1 - t, 1.0, 1 + t], np.float32) * rng.uniform(0.92, 1.08, 3)
+    gains = (np.array([1 - t, 1.0, 1 + t]) * rng.uniform(0.92, 1.08, 3)).astype(np.float32)
     return img * gains
 
 
 def exposure(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Brightness, contrast and gamma."""
-    img = (img - 128) * rng.uniform(0.6, 1.3) + 128 + rng.uniform(-50, 40)
-    g = rng.uniform(0.7, 1.4)
-    return 255 * (np.clip(img, 0, 255) / 255) ** g
+    v = np.arange(256, dtype=np.float32)
+    v = (v - 128) * rng.uniform(0.6, 1.3) + 128 + rng.uniform(-50, 40)
+    lut = (255 * (np.clip(v, 0, 255) / 255) ** rng.uniform(0.7, 1.4)).astype(np.float32)
+    return lut[np.clip(img, 0, 255).astype(np.uint8)]
 
 
 def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -74,10 +75,10 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def sensor_noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Gaussian sensor noise, sometimes colour-correlated."""
-    s = rng.uniform(2, 14)
+    s = np.float32(rng.uniform(2, 14))
     if rng.random() < 0.5:
-        return img + rng.normal(0, s, img.shape[:2])[..., None].astype(np.float32)
-    return img + rng.normal(0, s, img.shape).astype(np.float32)
+        return img + s * rng.standard_normal(img.shape[:2], dtype=np.float32)[..., None]
+    return img + s * rng.standard_normal(img.shape, dtype=np.float32)
 
 
 def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision import CACHE_DIR, CARDS
-from vision.crops import CROP_SIZE, crop_index
+from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
 from vision.synth.faces import Deck, load_decks
 
 NONE_CLASS = len(CARDS)
@@ -62,7 +62,7 @@ def scene_crops(
             b = np.array(lab.box, np.float64)
             w, h = b[2] - b[0], b[3] - b[1]
             b += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
-            xs.append(crop_index(image, tuple(b), scale=rng.uniform(1.2, 1.5),
+            xs.append(crop_index(image, tuple(b), scale=CROP_SCALE * rng.uniform(0.88, 1.15),
                                  shift=tuple(rng.normal(0, 0.04, 2))))
             ys.append(CARDS.index(lab.card))
     every = [lab.box for lab in labels + hidden]
@@ -82,7 +82,7 @@ def scene_crops(
         b = np.array([cx - s * 0.35, cy - s / 2, cx + s * 0.35, cy + s / 2])
         if len(boxes) and _iou(b, boxes).max() > 0.05:
             continue
-        xs.append(crop_index(image, tuple(b), scale=rng.uniform(1.2, 1.5)))
+        xs.append(crop_index(image, tuple(b), scale=CROP_SCALE * rng.uniform(0.88, 1.15)))
         ys.append(NONE_CLASS)
     return xs, ys
 
@@ -100,7 +100,7 @@ def _one(args: tuple[int, int, str, str]) -> dict:
         for lab in sc.labels:
             x1, y1, x2, y2 = lab.box
             f.write(f"0 {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}\n")
-    xs, ys = scene_crops(rng, sc.image, sc.labels, sc.hidden, n_pos=2 if split == "train" else 1)
+    xs, ys = scene_crops(rng, sc.image, sc.labels, sc.hidden, n_pos=3 if split == "train" else 1)
     meta = {
         "file": f"images/{split}/{name}.jpg", "size": [W, H], "layout": sc.layout,
         "cards": sc.visible_cards, "placed": sc.cards, "starter": sc.starter,

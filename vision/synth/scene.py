@@ -107,7 +107,7 @@ def _card_m(deck: Deck, ch: float, cx: float, cy: float, ang: float) -> np.ndarr
 
 
 def _fan(rng: np.random.Generator, n: int) -> list[tuple[float, float, float]]:
-    step = np.deg2rad(rng.uniform(4, 16))
+    step = np.deg2rad(rng.uniform(2.5, 16))
     r = rng.uniform(0.2, 0.55)
     a0 = -step * (n - 1) / 2
     out = []
