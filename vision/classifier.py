@@ -8,8 +8,12 @@ from torch import nn
 
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
     return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.SiLU(inplace=True),
-        nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.SiLU(inplace=True),
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.SiLU(inplace=True),
+        nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.SiLU(inplace=True),
     )
 
 
@@ -25,8 +29,13 @@ class IndexNet(nn.Module):
         super().__init__()
         w = width
         self.features = nn.Sequential(
-            _block(3, w, 1), _block(w, 2 * w, 2), _block(2 * w, 4 * w, 2), _block(4 * w, 8 * w, 2),
-            _block(8 * w, 8 * w, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            _block(3, w, 1),
+            _block(w, 2 * w, 2),
+            _block(2 * w, 4 * w, 2),
+            _block(4 * w, 8 * w, 2),
+            _block(8 * w, 8 * w, 2),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
         )
         self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(8 * w, n_classes))
 

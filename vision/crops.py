@@ -9,7 +9,7 @@ CROP_SIZE = 64
 """Classifier input side in pixels."""
 CROP_SCALE = 1.35
 """Square crop side as a multiple of the longer side of the corner-index box (models record
-the scale they were trained with in ``card_classifier.json``; a tighter 1.2 was tried and read no better)."""
+the scale they were trained with in ``card_classifier.json``; a tighter 1.2 read no better)."""
 
 
 def crop_index(
@@ -29,7 +29,7 @@ def crop_index(
         shift (tuple[float, float]): Centre shift as fractions of the side (training jitter).
 
     Returns:
-        (np.ndarray): uint8 BGR patch of shape (size, size, 3); outside the image is edge-replicated.
+        (np.ndarray): uint8 BGR patch (size, size, 3); outside the image is edge-replicated.
     """
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1, 2.0) * scale

@@ -1,4 +1,4 @@
-"""Exceptions raised by :func:`vision.reader.read_image_bytes` (all are ``ValueError`` subclasses)."""
+"""Exceptions raised by :func:`vision.reader.read_image_bytes` (all ``ValueError`` subclasses)."""
 
 from __future__ import annotations
 

@@ -85,7 +85,10 @@ def score_image(pred: list[str], truth: list[str], complete: bool = True) -> tup
 
 
 def evaluate(
-    data_dir: Path | str, models_dir: Path = MODELS_DIR, limit: int | None = None, verbose: bool = False,
+    data_dir: Path | str,
+    models_dir: Path = MODELS_DIR,
+    limit: int | None = None,
+    verbose: bool = False,
 ) -> dict[str, SubsetScore]:
     """Read every labelled photo in ``data_dir`` and score it per ``source``.
 
@@ -142,9 +145,13 @@ def evaluate(
     return out
 
 
-def evaluate_synthetic(data_dir: Path | str, models_dir: Path = MODELS_DIR, split: str = "val",
-                       limit: int | None = None) -> SubsetScore:
-    """Score the reader on generated scenes (``meta/<split>.jsonl`` from :mod:`vision.synth.generate`).
+def evaluate_synthetic(
+    data_dir: Path | str,
+    models_dir: Path = MODELS_DIR,
+    split: str = "val",
+    limit: int | None = None,
+) -> SubsetScore:
+    """Score the reader on generated scenes (``meta/<split>.jsonl`` from the generator).
 
     The truth per scene is the set of cards with at least one labelled (visible) corner index.
     """
@@ -175,13 +182,17 @@ def evaluate_synthetic(data_dir: Path | str, models_dir: Path = MODELS_DIR, spli
 
 def format_scores(scores: dict[str, SubsetScore]) -> str:
     """A plain-text table of :func:`evaluate` results."""
-    lines = [f"{'subset':<12} {'images':>6} {'precision':>9} {'recall':>7} {'hand-exact':>12} "
-             f"{'uncertain':>9} {'median s':>8}"]
+    lines = [
+        f"{'subset':<12} {'images':>6} {'precision':>9} {'recall':>7} {'hand-exact':>12} "
+        f"{'uncertain':>9} {'median s':>8}"
+    ]
     for k, s in scores.items():
         hand = f"{s.hands_exact}/{s.hands} {s.hand_rate:.0%}" if s.hands else "-"
         med = statistics.median(s.seconds) if s.seconds else float("nan")
-        lines.append(f"{k:<12} {s.images:>6} {s.precision:>9.1%} {s.recall:>7.1%} {hand:>12} "
-                     f"{s.uncertain:>9} {med:>8.3f}")
+        lines.append(
+            f"{k:<12} {s.images:>6} {s.precision:>9.1%} {s.recall:>7.1%} {hand:>12} "
+            f"{s.uncertain:>9} {med:>8.3f}"
+        )
     return "\n".join(lines)
 
 
@@ -192,8 +203,11 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--synthetic", action="store_true",
-                    help="DIR is a generated dataset: score meta/val.jsonl scenes instead of labels.json")
+    ap.add_argument(
+        "--synthetic",
+        action="store_true",
+        help="DIR is a generated dataset: score meta/val.jsonl scenes instead of labels.json",
+    )
     a = ap.parse_args()
     cv2.setNumThreads(2)
     if a.synthetic:

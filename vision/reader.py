@@ -156,8 +156,14 @@ class CardReader:
         tiles (str): ``"auto"`` (tile large photos), ``"always"`` or ``"never"``.
     """
 
-    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, det_conf: float = 0.25,
-                 uncertain_below: float = 0.6, tiles: str = "auto") -> None:
+    def __init__(
+        self,
+        models_dir: Path = MODELS_DIR,
+        threads: int = 2,
+        det_conf: float = 0.25,
+        uncertain_below: float = 0.6,
+        tiles: str = "auto",
+    ) -> None:
         import onnxruntime as ort
 
         so = ort.SessionOptions()
@@ -165,7 +171,9 @@ class CardReader:
         so.inter_op_num_threads = 1
         prov = ["CPUExecutionProvider"]
         self.det = ort.InferenceSession(str(models_dir / "index_detector.onnx"), so, providers=prov)
-        self.cls = ort.InferenceSession(str(models_dir / "card_classifier.onnx"), so, providers=prov)
+        self.cls = ort.InferenceSession(
+            str(models_dir / "card_classifier.onnx"), so, providers=prov
+        )
         meta = json.loads((models_dir / "card_classifier.json").read_text())
         self.classes: list[str] = meta["classes"]
         self.crop_size = int(meta.get("crop_size", 64))
@@ -213,12 +221,14 @@ class CardReader:
         h, w = image.shape[:2]
         boxes, scores = self._detect(image)
         big = max(h, w) > 1.6 * self.imgsz
-        small = len(boxes) == 0 or np.median(boxes[:, 3] - boxes[:, 1]) * self.imgsz / max(h, w) < 24
+        small = (
+            len(boxes) == 0 or np.median(boxes[:, 3] - boxes[:, 1]) * self.imgsz / max(h, w) < 24
+        )
         if self.tiles == "always" or (self.tiles == "auto" and big and small):
             bs, ss = [boxes], [scores]
             for x, y, tw, th in self._tiles(h, w):
                 b, s = self._detect(image[y : y + th, x : x + tw])
-                bs.append(b + [x, y, x, y])
+                bs.append(b + np.array([x, y, x, y], np.float32))
                 ss.append(s)
             boxes, scores = np.concatenate(bs), np.concatenate(ss)
             keep = _nms(boxes, scores, 0.5)
@@ -230,7 +240,9 @@ class CardReader:
         """Class probabilities (N, 53) for the crops around ``boxes``."""
         if len(boxes) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        crops = np.stack([crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes])
+        crops = np.stack(
+            [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
+        )
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
@@ -276,7 +288,8 @@ class CardReader:
 
 
 def _merge_corners(
-    cand: list[tuple[str, float, float, tuple[float, float, float, float]]], reach: float = 9.0,
+    cand: list[tuple[str, float, float, tuple[float, float, float, float]]],
+    reach: float = 9.0,
 ) -> list[tuple[str, float, tuple[float, float, float, float]]]:
     """Merge same-identity detections that are plausibly two corners of one card.
 
@@ -331,7 +344,21 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
                 i += 1 if marker == 0xFF else 2
                 continue
             seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            if marker in (
+                0xC0,
+                0xC1,
+                0xC2,
+                0xC3,
+                0xC5,
+                0xC6,
+                0xC7,
+                0xC9,
+                0xCA,
+                0xCB,
+                0xCD,
+                0xCE,
+                0xCF,
+            ):
                 h, w = struct.unpack(">HH", data[i + 5 : i + 9])
                 return w, h
             i += 2 + seg
@@ -356,11 +383,14 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     if not data:
         raise ImageError("The file is empty: no image data was received.")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"The file is too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES / 1e6:.0f} MB).")
+        raise ImageError(
+            f"The file is too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES / 1e6:.0f} MB)."
+        )
     size = _header_size(data)
     if size is not None and size[0] * size[1] > max_pixels:
         raise ImageError(
-            f"The image has too many pixels ({size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} MP; "
+            f"The image has too many pixels ({size[0]}x{size[1]} = "
+            f"{size[0] * size[1] / 1e6:.0f} MP; "
             f"limit {max_pixels / 1e6:.0f} MP). Please send a smaller photo."
         )
     if _truncated(data):
@@ -369,17 +399,21 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     if img is None or img.size == 0:
         raise ImageError("The file is not an image that can be read (use JPEG, PNG, WebP or BMP).")
     if img.shape[0] * img.shape[1] > max_pixels:
-        raise ImageError(f"The image has too many pixels ({img.shape[1]}x{img.shape[0]}; "
-                         f"limit {max_pixels / 1e6:.0f} MP).")
+        raise ImageError(
+            f"The image has too many pixels ({img.shape[1]}x{img.shape[0]}; "
+            f"limit {max_pixels / 1e6:.0f} MP)."
+        )
     return img
 
 
-def read_image_bytes(data: bytes, max_cards: int | None = 13, models_dir: Path = MODELS_DIR) -> Reading:
+def read_image_bytes(
+    data: bytes, max_cards: int | None = 13, models_dir: Path = MODELS_DIR
+) -> Reading:
     """Decode an uploaded photo and read its cards.
 
     Args:
         data (bytes): The uploaded file's bytes.
-        max_cards (int | None): Raise :class:`TooManyCardsError` above this many cards (None: no limit).
+        max_cards (int | None): Raise :class:`TooManyCardsError` above this many (None: no limit).
         models_dir (Path): Model folder.
 
     Returns:
@@ -393,15 +427,27 @@ def read_image_bytes(data: bytes, max_cards: int | None = 13, models_dir: Path =
     img = decode_image(data)
     reading = load_reader(models_dir).read(img)
     if not reading.cards:
-        raise NoCardsError("No playing cards were found in the photo. Make sure the corner "
-                           "indices (rank and suit) are visible and in focus.")
+        raise NoCardsError(
+            "No playing cards were found in the photo. Make sure the corner "
+            "indices (rank and suit) are visible and in focus."
+        )
     if max_cards is not None and len(reading.cards) > max_cards:
         raise TooManyCardsError(
             f"Found {len(reading.cards)} cards; at most {max_cards} are expected in one photo.",
-            len(reading.cards), max_cards,
+            len(reading.cards),
+            max_cards,
         )
     return reading
 
 
-__all__ = ["MAX_PIXELS", "CARDS", "CardReader", "DetectedCard", "Reading", "load_reader",
-           "read_image_bytes", "decode_image", "starter_index"]
+__all__ = [
+    "CARDS",
+    "MAX_PIXELS",
+    "CardReader",
+    "DetectedCard",
+    "Reading",
+    "decode_image",
+    "load_reader",
+    "read_image_bytes",
+    "starter_index",
+]

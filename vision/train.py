@@ -11,7 +11,7 @@ Usage:
     python -m vision.synth.faces
     python -m vision.synth.generate --out datasets/cards --n 10000 --seed 0
     python -m vision.train all --data datasets/cards --device 0 --det-epochs 40 --imgsz 640
-    python -m vision.train detect --data datasets/cards --resume        # continue an interrupted run
+    python -m vision.train detect --data datasets/cards --resume   # continue an interrupted run
     nohup python -m vision.train all --data datasets/cards --device cpu > runs/train.log 2>&1 &
 """
 
@@ -23,11 +23,15 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
 from vision.crops import CROP_SCALE, CROP_SIZE
+
+if TYPE_CHECKING:
+    import torch
 
 RUNS = REPO_ROOT / "runs"
 DET_ONNX = "index_detector.onnx"
@@ -67,9 +71,19 @@ def _polars_fallback() -> None:
 
 
 def train_detector(
-    data: Path, epochs: int = 40, imgsz: int = 640, batch: int = 16, device: str = "cpu",
-    workers: int = 0, name: str = "det", resume: bool = False, hours: float | None = None,
-    seed: int = 0, models_dir: Path = MODELS_DIR, project: Path = RUNS, cache: bool | str = False,
+    data: Path,
+    epochs: int = 40,
+    imgsz: int = 640,
+    batch: int = 16,
+    device: str = "cpu",
+    workers: int = 0,
+    name: str = "det",
+    resume: bool = False,
+    hours: float | None = None,
+    seed: int = 0,
+    models_dir: Path = MODELS_DIR,
+    project: Path = RUNS,
+    cache: bool | str = False,
     init: Path | None = None,
 ) -> Path:
     """Train the one-class corner-index detector and export ONNX.
@@ -105,11 +119,30 @@ def train_detector(
     else:
         model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")
         args = dict(
-            data=str(yaml.resolve()), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
-            workers=workers, project=str(project), name=name, exist_ok=True, seed=seed,
-            optimizer="AdamW", lr0=0.002, cos_lr=True, warmup_epochs=min(3, max(1, epochs // 10)),
-            close_mosaic=max(1, epochs // 5), fliplr=0.0, degrees=0.0, mosaic=1.0, scale=0.5,
-            plots=False, amp=False, patience=1000, verbose=False, cache=cache,
+            data=str(yaml.resolve()),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            device=device,
+            workers=workers,
+            project=str(project),
+            name=name,
+            exist_ok=True,
+            seed=seed,
+            optimizer="AdamW",
+            lr0=0.002,
+            cos_lr=True,
+            warmup_epochs=min(3, max(1, epochs // 10)),
+            close_mosaic=max(1, epochs // 5),
+            fliplr=0.0,
+            degrees=0.0,
+            mosaic=1.0,
+            scale=0.5,
+            plots=False,
+            amp=False,
+            patience=1000,
+            verbose=False,
+            cache=cache,
         )
         if hours:
             args["time"] = hours
@@ -130,7 +163,7 @@ def export_detector(weights: Path, imgsz: int, models_dir: Path = MODELS_DIR) ->
     return dst
 
 
-def _augment(x: "torch.Tensor") -> "torch.Tensor":  # noqa: F821
+def _augment(x: torch.Tensor) -> torch.Tensor:
     """Photometric augmentation on a float batch in [0, 1] (on the training device)."""
     import torch
 
@@ -146,19 +179,31 @@ def _augment(x: "torch.Tensor") -> "torch.Tensor":  # noqa: F821
     s = x.shape[-1]
     ar = torch.arange(s, device=dev).float()
     side = torch.randint(0, 4, (n, 1, 1), device=dev)
-    depth = (torch.rand(n, 1, 1, device=dev) * 0.35 * s).where(torch.rand(n, 1, 1, device=dev) < 0.25,
-                                                              torch.zeros(1, device=dev))
+    depth = (torch.rand(n, 1, 1, device=dev) * 0.35 * s).where(
+        torch.rand(n, 1, 1, device=dev) < 0.25, torch.zeros(1, device=dev)
+    )
     yy, xx = ar[None, :, None], ar[None, None, :]
-    coord = torch.where(side == 0, xx, torch.where(side == 1, s - 1 - xx, torch.where(side == 2, yy, s - 1 - yy)))
+    coord = torch.where(
+        side == 0, xx, torch.where(side == 1, s - 1 - xx, torch.where(side == 2, yy, s - 1 - yy))
+    )
     occ = (coord < depth).unsqueeze(1)
     x = torch.where(occ, torch.rand(n, 3, 1, 1, device=dev), x)
     return x.clamp(0, 1)
 
 
 def train_classifier(
-    data: Path, epochs: int = 20, batch: int = 256, device: str = "cpu", lr: float = 2e-3,
-    name: str = "cls", resume: bool = False, minutes: float | None = None, seed: int = 0,
-    models_dir: Path = MODELS_DIR, project: Path = RUNS, width: int = 24,
+    data: Path,
+    epochs: int = 20,
+    batch: int = 256,
+    device: str = "cpu",
+    lr: float = 2e-3,
+    name: str = "cls",
+    resume: bool = False,
+    minutes: float | None = None,
+    seed: int = 0,
+    models_dir: Path = MODELS_DIR,
+    project: Path = RUNS,
+    width: int = 24,
 ) -> Path:
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
@@ -202,7 +247,7 @@ def train_classifier(
     ck = run / "last.pt"
     start, best = 0, -1.0
     if resume and ck.exists():
-        st = torch.load(ck, map_location=device)
+        st = torch.load(ck, map_location=device, weights_only=False)  # our own checkpoint
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["opt"])
         start, best = st["epoch"] + 1, st["best"]
@@ -210,7 +255,6 @@ def train_classifier(
     budget = minutes * 60 if minutes else float("inf")
     step = start * max(1, (len(xtr) + batch - 1) // batch)
     progress = 0.0
-    log = open(run / "log.txt", "a")
     for ep in range(start, epochs):
         model.train()
         perm = torch.randperm(len(xtr), device=device)
@@ -231,14 +275,19 @@ def train_classifier(
             tot += float(loss.detach()) * len(j)
             n += len(j)
         acc = evaluate_classifier(model, xva, yva)
-        msg = f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} {time.time() - t0:.0f}s"
+        msg = (
+            f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} "
+            f"{time.time() - t0:.0f}s"
+        )
         print(msg, flush=True)
-        log.write(msg + "\n")
-        log.flush()
+        with open(run / "log.txt", "a") as log:
+            log.write(msg + "\n")
         if acc >= best:
             best = acc
             torch.save(model.state_dict(), run / "best.pt")
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep, "best": best}, ck)
+        torch.save(
+            {"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep, "best": best}, ck
+        )
         if progress >= 1.0:
             print("schedule finished (steps or time budget)", flush=True)
             break
@@ -247,7 +296,7 @@ def train_classifier(
 
 
 @np.errstate(all="ignore")
-def evaluate_classifier(model: "torch.nn.Module", x: "torch.Tensor", y: "torch.Tensor") -> float:  # noqa: F821
+def evaluate_classifier(model: torch.nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
     """Top-1 accuracy of ``model`` on uint8 NCHW crops ``x`` with labels ``y``."""
     import torch
 
@@ -259,8 +308,10 @@ def evaluate_classifier(model: "torch.nn.Module", x: "torch.Tensor", y: "torch.T
     return ok / max(1, len(x))
 
 
-def export_classifier(model: "torch.nn.Module", models_dir: Path = MODELS_DIR, info: dict | None = None) -> Path:  # noqa: F821
-    """Export the classifier to ONNX (dynamic batch, input ``images`` N x 3 x 64 x 64 BGR in [0, 1])."""
+def export_classifier(
+    model: torch.nn.Module, models_dir: Path = MODELS_DIR, info: dict | None = None
+) -> Path:
+    """Export the classifier to ONNX (input ``images``: N x 3 x 64 x 64 BGR in [0, 1])."""
     import torch
 
     from vision.synth.generate import CLASS_NAMES
@@ -269,13 +320,25 @@ def export_classifier(model: "torch.nn.Module", models_dir: Path = MODELS_DIR, i
     dst = models_dir / CLS_ONNX
     model.eval()
     torch.onnx.export(
-        model, torch.zeros(1, 3, CROP_SIZE, CROP_SIZE), str(dst), input_names=["images"],
-        output_names=["logits"], dynamic_axes={"images": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+        model,
+        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
+        str(dst),
+        input_names=["images"],
+        output_names=["logits"],
+        dynamic_axes={"images": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
         dynamo=False,
     )
     (models_dir / "card_classifier.json").write_text(
-        json.dumps({"classes": list(CLASS_NAMES), "crop_size": CROP_SIZE, "crop_scale": CROP_SCALE,
-                    **(info or {})}, indent=1)
+        json.dumps(
+            {
+                "classes": list(CLASS_NAMES),
+                "crop_size": CROP_SIZE,
+                "crop_scale": CROP_SCALE,
+                **(info or {}),
+            },
+            indent=1,
+        )
     )
     return dst
 
@@ -301,13 +364,32 @@ def main() -> None:
     ap.add_argument("--project", type=Path, default=RUNS)
     a = ap.parse_args()
     if a.task in ("classify", "all"):
-        p = train_classifier(a.data, a.cls_epochs, a.cls_batch, a.device, resume=a.resume,
-                             minutes=a.cls_minutes, models_dir=a.models, project=a.project)
+        p = train_classifier(
+            a.data,
+            a.cls_epochs,
+            a.cls_batch,
+            a.device,
+            resume=a.resume,
+            minutes=a.cls_minutes,
+            models_dir=a.models,
+            project=a.project,
+        )
         print(f"classifier -> {p}")
     if a.task in ("detect", "all"):
-        p = train_detector(a.data, a.det_epochs, a.imgsz, a.det_batch, a.device, a.workers,
-                           resume=a.resume, hours=a.det_hours, models_dir=a.models, project=a.project,
-                           cache=a.det_cache or False, init=a.det_init)
+        p = train_detector(
+            a.data,
+            a.det_epochs,
+            a.imgsz,
+            a.det_batch,
+            a.device,
+            a.workers,
+            resume=a.resume,
+            hours=a.det_hours,
+            models_dir=a.models,
+            project=a.project,
+            cache=a.det_cache or False,
+            init=a.det_init,
+        )
         print(f"detector -> {p}")
 
 

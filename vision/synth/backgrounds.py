@@ -1,4 +1,4 @@
-"""Procedural table backgrounds: wood, felt, cloth, tablecloth patterns, carpet, noise, gradients."""
+"""Procedural table backgrounds: wood, felt, cloth, tablecloths, carpet, noise, gradients."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ def cloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     elif kind == 1:
         m = 0.5 * (np.mod(u, p) < p / 2) + 0.5 * (np.mod(v, p) < p / 2)
     elif kind == 2:
-        m = ((np.mod(u, p) - p / 2) ** 2 + (np.mod(v, p) - p / 2) ** 2 < (p * 0.25) ** 2).astype(np.float32)
+        m = ((np.mod(u, p) - p / 2) ** 2 + (np.mod(v, p) - p / 2) ** 2 < (p * 0.25) ** 2).astype(
+            np.float32
+        )
     else:
         m = (_fractal(rng, h, w, p, 2) > 0.55).astype(np.float32)
     img = c1 * (1 - m[..., None]) + c2 * m[..., None]
@@ -120,8 +122,16 @@ def clutter(rng: np.random.Generator, img: np.ndarray, n: int) -> None:
             cv2.circle(img, p1, int(rng.integers(5, max(6, w // 8))), col, -1, cv2.LINE_AA)
         else:
             txt = "".join(chr(int(c)) for c in rng.integers(65, 91, rng.integers(2, 8)))
-            cv2.putText(img, txt, p1, int(rng.integers(0, 7)), rng.uniform(0.5, 3), col,
-                        int(rng.integers(1, 4)), cv2.LINE_AA)
+            cv2.putText(
+                img,
+                txt,
+                p1,
+                int(rng.integers(0, 7)),
+                rng.uniform(0.5, 3),
+                col,
+                int(rng.integers(1, 4)),
+                cv2.LINE_AA,
+            )
 
 
 KINDS = (wood, felt, cloth, carpet, noise_gradient)

@@ -1,4 +1,4 @@
-"""Camera effects: colour temperature, exposure, shadows, glare, blur, noise, JPEG, low resolution."""
+"""Camera effects: colour temperature, exposure, shadows, glare, blur, noise, JPEG, low res."""
 
 from __future__ import annotations
 

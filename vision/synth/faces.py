@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import CACHE_DIR, CARDS, RANKS, SUITS
+from vision import CACHE_DIR, CARDS
 
 FACE_H = 336
 """Rendered face height in pixels (width follows the deck's aspect ratio)."""
@@ -31,16 +31,31 @@ AISLERIOT = Path("/usr/share/aisleriot/cards")
 KDE = Path("/usr/share/carddecks")
 
 # French-suited decks with normal corner indices (A, 2-10, J, Q, K). Left out: German, Swiss and
-# Italian suits, tarot, decks with French-language (R/D/V) or missing indices, konqi-modern (licence).
+# Italian suits, tarot, decks with French (R/D/V) or missing indices, konqi-modern (licence).
 # Also left out after inspecting a contact sheet of the renders (the automatic index box was wrong
 # or the corner carries no rank+suit index): neoclassical*, tango_nuevo, svg-future, svg-oxygen*,
 # svg-ancient-egyptians; svg-penguins and svg-xskat-french do not render with these ids.
 AISLERIOT_DECKS: tuple[str, ...] = (
-    "anglo", "anglo_bitmap", "anglo_modern", "anglo_modern_4_color", "anglo_poker", "atlasnye",
-    "gnomangelo", "gnomangelo_bitmap", "ornamental", "plastic", "simplistic", "tango", "dondorf",
+    "anglo",
+    "anglo_bitmap",
+    "anglo_modern",
+    "anglo_modern_4_color",
+    "anglo_poker",
+    "atlasnye",
+    "gnomangelo",
+    "gnomangelo_bitmap",
+    "ornamental",
+    "plastic",
+    "simplistic",
+    "tango",
+    "dondorf",
 )
 KDE_DECKS: tuple[str, ...] = (
-    "svg-standard", "svg-nicu-white", "svg-nicu-ornamental", "svg-jolly-royal", "svg-dondorf",
+    "svg-standard",
+    "svg-nicu-white",
+    "svg-nicu-ornamental",
+    "svg-jolly-royal",
+    "svg-dondorf",
 )
 
 _RANK_ID = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -112,7 +127,9 @@ def _ink(face: np.ndarray) -> np.ndarray:
     return d > 60
 
 
-def measure_index_box(faces: dict[str, np.ndarray]) -> tuple[tuple[float, float, float, float], bool]:
+def measure_index_box(
+    faces: dict[str, np.ndarray],
+) -> tuple[tuple[float, float, float, float], bool]:
     """Estimate the corner-index box from the ink in the top-left corner of the number cards.
 
     Args:
@@ -131,14 +148,16 @@ def measure_index_box(faces: dict[str, np.ndarray]) -> tuple[tuple[float, float,
             continue
         ink = _ink(face)
         win = ink[m:wy, m:wx].copy()
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(win.astype(np.uint8), connectivity=8)
+        n, _lab, stats, _ = cv2.connectedComponentsWithStats(win.astype(np.uint8), connectivity=8)
         keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 4]
         if not keep:
             continue
         # keep components that do not touch the window's right/bottom edges (center pips / frames)
         comps = [
-            i for i in keep
-            if stats[i, 0] + stats[i, 2] < win.shape[1] - 1 and stats[i, 1] + stats[i, 3] < win.shape[0] - 1
+            i
+            for i in keep
+            if stats[i, 0] + stats[i, 2] < win.shape[1] - 1
+            and stats[i, 1] + stats[i, 3] < win.shape[0] - 1
         ]
         if not comps:
             continue
@@ -203,8 +222,12 @@ def load_decks(root: Path = CACHE_DIR / "faces") -> list[Deck]:
 # Procedural faces: OpenCV text for the rank, drawn suit symbols; exact index boxes by construction.
 
 _FONTS = (
-    cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-    cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL,
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
 )
 
 
@@ -218,8 +241,15 @@ def draw_suit(img: np.ndarray, suit: str, cx: float, cy: float, size: float, col
         return (np.array([[cx + x * s, cy + y * s] for x, y in pts]) * f).astype(np.int32)
 
     def circ(x: float, y: float, r: float) -> None:
-        cv2.circle(img, (int((cx + x * s) * f), int((cy + y * s) * f)), int(r * s * f), color, -1,
-                   cv2.LINE_AA, sh)
+        cv2.circle(
+            img,
+            (int((cx + x * s) * f), int((cy + y * s) * f)),
+            int(r * s * f),
+            color,
+            -1,
+            cv2.LINE_AA,
+            sh,
+        )
 
     if suit == "D":
         cv2.fillPoly(img, [P([(0, -1), (0.72, 0), (0, 1), (-0.72, 0)])], color, cv2.LINE_AA, sh)
@@ -255,8 +285,12 @@ def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
     red = (int(rng.integers(0, 60)), int(rng.integers(0, 50)), int(rng.integers(170, 235)))
     black = tuple(int(v) for v in rng.integers(0, 50, 3))
     four_color = rng.random() < 0.2
-    colors = {"S": black, "H": red, "D": (200, 90, 20) if four_color else red,
-              "C": (40, 130, 30) if four_color else black}
+    colors = {
+        "S": black,
+        "H": red,
+        "D": (200, 90, 20) if four_color else red,
+        "C": (40, 130, 30) if four_color else black,
+    }
     idx_h = h * rng.uniform(0.075, 0.11)  # rank text height
     mx, my = w * rng.uniform(0.04, 0.08), h * rng.uniform(0.03, 0.06)
     suit_side = rng.random() < 0.15  # suit beside the rank instead of below
@@ -296,10 +330,23 @@ def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
             cv2.rectangle(img, (int(w * 0.2), int(h * 0.18)), (int(w * 0.8), int(h * 0.82)), col, 2)
             for _ in range(6):
                 p = rng.uniform([w * 0.22, h * 0.2], [w * 0.78, h * 0.8]).astype(int)
-                cv2.circle(img, tuple(int(v) for v in p), int(rng.integers(5, 25)),
-                           tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
-            cv2.putText(img, rank, (int(w * 0.38), int(h * 0.56)), font,
-                        scale * 2, col, thick * 2, cv2.LINE_AA)
+                cv2.circle(
+                    img,
+                    tuple(int(v) for v in p),
+                    int(rng.integers(5, 25)),
+                    tuple(int(v) for v in rng.integers(0, 255, 3)),
+                    -1,
+                )
+            cv2.putText(
+                img,
+                rank,
+                (int(w * 0.38), int(h * 0.56)),
+                font,
+                scale * 2,
+                col,
+                thick * 2,
+                cv2.LINE_AA,
+            )
         else:
             n = 1 if rank == "A" else int(rank)
             cols = 1 if n <= 3 else 2 if n <= 8 else 3 if n == 9 else 2
@@ -316,7 +363,9 @@ def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
     return out
 
 
-def build_all(root: Path = CACHE_DIR / "faces", n_procedural: int = 12, workers: int = 4) -> list[str]:
+def build_all(
+    root: Path = CACHE_DIR / "faces", n_procedural: int = 12, workers: int = 4
+) -> list[str]:
     """Render every allowed deck plus ``n_procedural`` procedural decks; returns deck names."""
     with ThreadPoolExecutor(workers) as ex:
         done = list(ex.map(lambda d: render_deck(d, root), AISLERIOT_DECKS + KDE_DECKS))

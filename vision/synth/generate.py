@@ -1,10 +1,10 @@
 """Generate a synthetic corner-index dataset (deterministic from the seed).
 
 Writes, under ``--out``:
-    images/{train,val}/NNNNNN.jpg, labels/{train,val}/NNNNNN.txt   YOLO detection set (1 class: index)
-    meta/{train,val}.jsonl                                         per-image cards, boxes, quads
-    crops/{train,val}_WWW.npz                                      classifier crops (x: N,64,64,3; y: N)
-    cards.yaml                                                     Ultralytics data config (absolute path)
+    images/{train,val}/NNNNNN.jpg, labels/{train,val}/NNNNNN.txt  YOLO set (1 class: index)
+    meta/{train,val}.jsonl         per-image cards, boxes, quads
+    crops/{train,val}.npz          classifier crops (x: N,64,64,3 uint8 BGR; y: N class ids)
+    cards.yaml                     Ultralytics data config (absolute path)
 
 Scene ``i`` depends only on ``(seed, i)``, so the output does not depend on the worker count.
 
@@ -52,7 +52,11 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def scene_crops(
-    rng: np.random.Generator, image: np.ndarray, labels: list, hidden: list, n_pos: int = 2,
+    rng: np.random.Generator,
+    image: np.ndarray,
+    labels: list,
+    hidden: list,
+    n_pos: int = 2,
     n_neg: int = 2,
 ) -> tuple[list[np.ndarray], list[int]]:
     """Classifier crops from one scene: jittered crops of labelled indices plus hard negatives."""
@@ -62,8 +66,14 @@ def scene_crops(
             b = np.array(lab.box, np.float64)
             w, h = b[2] - b[0], b[3] - b[1]
             b += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
-            xs.append(crop_index(image, tuple(b), scale=CROP_SCALE * rng.uniform(0.88, 1.15),
-                                 shift=tuple(rng.normal(0, 0.04, 2))))
+            xs.append(
+                crop_index(
+                    image,
+                    tuple(b),
+                    scale=CROP_SCALE * rng.uniform(0.88, 1.15),
+                    shift=tuple(rng.normal(0, 0.04, 2)),
+                )
+            )
             ys.append(CARDS.index(lab.card))
     every = [lab.box for lab in labels + hidden]
     sizes = [max(b[2] - b[0], b[3] - b[1]) for b in every] or [image.shape[0] * 0.05]
@@ -99,20 +109,43 @@ def _one(args: tuple[int, int, str, str]) -> dict:
     with open(f"{out}/labels/{split}/{name}.txt", "w") as f:
         for lab in sc.labels:
             x1, y1, x2, y2 = lab.box
-            f.write(f"0 {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}\n")
+            f.write(
+                f"0 {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} "
+                f"{(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}\n"
+            )
     xs, ys = scene_crops(rng, sc.image, sc.labels, sc.hidden, n_pos=3 if split == "train" else 1)
     meta = {
-        "file": f"images/{split}/{name}.jpg", "size": [W, H], "layout": sc.layout,
-        "cards": sc.visible_cards, "placed": sc.cards, "starter": sc.starter,
-        "labels": [{"card": lab.card, "box": [round(v, 2) for v in lab.box],
-                    "quad": np.round(lab.quad, 2).tolist(), "card_id": lab.card_id} for lab in sc.labels],
+        "file": f"images/{split}/{name}.jpg",
+        "size": [W, H],
+        "layout": sc.layout,
+        "cards": sc.visible_cards,
+        "placed": sc.cards,
+        "starter": sc.starter,
+        "labels": [
+            {
+                "card": lab.card,
+                "box": [round(v, 2) for v in lab.box],
+                "quad": np.round(lab.quad, 2).tolist(),
+                "card_id": lab.card_id,
+            }
+            for lab in sc.labels
+        ],
     }
-    return {"meta": meta, "x": np.stack(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8),
-            "y": np.array(ys, np.int16)}
+    return {
+        "meta": meta,
+        "x": np.stack(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8),
+        "y": np.array(ys, np.int16),
+    }
 
 
-def generate(out: Path, n: int, seed: int = 0, val_frac: float = 0.05, workers: int | None = None,
-             face_root: Path = CACHE_DIR / "faces") -> Path:
+def generate(
+    out: Path,
+    n: int,
+    seed: int = 0,
+    val_frac: float = 0.05,
+    workers: int | None = None,
+    face_root: Path = CACHE_DIR / "faces",
+) -> Path:
     """Generate ``n`` scenes into ``out``; returns the path of the data YAML.
 
     Args:
@@ -128,7 +161,7 @@ def generate(out: Path, n: int, seed: int = 0, val_frac: float = 0.05, workers: 
         from vision.synth.faces import build_all
 
         build_all(face_root)
-    n_val = max(1, int(round(n * val_frac))) if n > 1 else 0
+    n_val = max(1, round(n * val_frac)) if n > 1 else 0
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -151,8 +184,10 @@ def generate(out: Path, n: int, seed: int = 0, val_frac: float = 0.05, workers: 
         y = np.concatenate(ys) if ys else np.zeros((0,), np.int16)
         np.savez(out / "crops" / f"{split}.npz", x=x, y=y)
     yaml = out / "cards.yaml"
-    yaml.write_text(f"# generated by vision.synth.generate (seed {seed}, n {n})\npath: {out}\n"
-                    "train: images/train\nval: images/val\nnames:\n  0: index\n")
+    yaml.write_text(
+        f"# generated by vision.synth.generate (seed {seed}, n {n})\npath: {out}\n"
+        "train: images/train\nval: images/val\nnames:\n  0: index\n"
+    )
     return yaml
 
 

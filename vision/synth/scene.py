@@ -20,11 +20,18 @@ from vision.synth.effects import apply_camera
 from vision.synth.faces import Deck
 
 MIN_VISIBLE = 0.6
-"""Fraction of a corner-index quad that must be visible (on top and inside the frame) to label it."""
+"""Fraction of a corner-index quad that must be visible (on top, in frame) to be labelled."""
 MIN_INDEX_PX = 5.0
 """Smallest labelled index box side (pixels) in the final image."""
 
-SKIN = ((80, 110, 170), (100, 140, 210), (60, 90, 150), (40, 60, 100), (120, 160, 225), (30, 45, 75))
+SKIN = (
+    (80, 110, 170),
+    (100, 140, 210),
+    (60, 90, 150),
+    (40, 60, 100),
+    (120, 160, 225),
+    (30, 45, 75),
+)
 
 
 @dataclass
@@ -34,7 +41,7 @@ class IndexLabel:
     Attributes:
         card (str): Card code, e.g. ``"10D"``.
         quad (np.ndarray): (4, 2) float corners in image pixels.
-        box (tuple[float, float, float, float]): Axis-aligned box x1, y1, x2, y2 clipped to the image.
+        box (tuple[float, float, float, float]): Box x1, y1, x2, y2 clipped to the image.
         visible (float): Visible fraction in [0, 1].
         card_id (int): Which physical card in the scene it belongs to.
     """
@@ -97,12 +104,12 @@ def _scale(s: float) -> np.ndarray:
 
 
 def _card_m(deck: Deck, ch: float, cx: float, cy: float, ang: float) -> np.ndarray:
-    """Face pixels -> table: scale to height ``ch``, rotate by ``ang`` about the centre, move to (cx, cy)."""
+    """Face pixels -> table: scale to height ``ch``, rotate by ``ang``, centre at (cx, cy)."""
     h, w = next(iter(deck.faces.values())).shape[:2]
     return _trans(cx, cy) @ _rot(ang) @ _scale(ch / h) @ _trans(-w / 2, -h / 2)
 
 
-# ---------------------------------------------------------------------------------------------- layouts
+# ------------------------------------------------------------------------------------- layouts
 # Each returns a list of (center_x, center_y, angle) in units of card height, around the origin.
 
 
@@ -132,11 +139,13 @@ def _singles(rng: np.random.Generator, n: int) -> list[tuple[float, float, float
     out: list[tuple[float, float, float]] = []
     cols = int(np.ceil(np.sqrt(n)))
     for i in range(n):
-        out.append((
-            (i % cols) * rng.uniform(0.8, 1.3) + rng.normal(0, 0.1),
-            (i // cols) * rng.uniform(1.1, 1.5) + rng.normal(0, 0.1),
-            rng.normal(0, 0.4) if rng.random() < 0.5 else rng.uniform(-np.pi, np.pi),
-        ))
+        out.append(
+            (
+                (i % cols) * rng.uniform(0.8, 1.3) + rng.normal(0, 0.1),
+                (i // cols) * rng.uniform(1.1, 1.5) + rng.normal(0, 0.1),
+                rng.normal(0, 0.4) if rng.random() < 0.5 else rng.uniform(-np.pi, np.pi),
+            )
+        )
     return out
 
 
@@ -157,11 +166,13 @@ def _layout(rng: np.random.Generator) -> tuple[str, list[list[tuple[float, float
     if u < 0.80:
         return "singles", [_singles(rng, int(rng.integers(1, 6)))]
     if u < 0.90:  # bridge-style fans of many cards
-        return "bridge", [_fan(rng, int(rng.integers(7, 14))) for _ in range(int(rng.integers(1, 5)))]
+        return "bridge", [
+            _fan(rng, int(rng.integers(7, 14))) for _ in range(int(rng.integers(1, 5)))
+        ]
     return "mixed", [_group(rng, int(rng.integers(2, 7))) for _ in range(int(rng.integers(2, 4)))]
 
 
-# ---------------------------------------------------------------------------------------------- painting
+# ------------------------------------------------------------------------------------ painting
 
 
 def _rounded_mask(h: int, w: int, r: float) -> np.ndarray:
@@ -175,13 +186,20 @@ def _rounded_mask(h: int, w: int, r: float) -> np.ndarray:
 
 
 def _paint(
-    canvas: np.ndarray, owner: np.ndarray, src: np.ndarray, mask: np.ndarray, h: np.ndarray,
-    oid: int, shadow: float = 0.0,
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    src: np.ndarray,
+    mask: np.ndarray,
+    h: np.ndarray,
+    oid: int,
+    shadow: float = 0.0,
 ) -> None:
     """Warp ``src`` (with ``mask``) by homography ``h`` onto ``canvas`` inside its bounding box."""
     H, W = canvas.shape[:2]
     sh, sw = src.shape[:2]
-    pts = cv2.perspectiveTransform(np.array([[[0, 0], [sw, 0], [sw, sh], [0, sh]]], np.float64), h)[0]
+    pts = cv2.perspectiveTransform(np.array([[[0, 0], [sw, 0], [sw, sh], [0, sh]]], np.float64), h)[
+        0
+    ]
     pad = 4 + int(shadow * 3)
     x0, y0 = (np.floor(pts.min(0)) - pad).astype(int)
     x1, y1 = (np.ceil(pts.max(0)) + pad).astype(int)
@@ -197,7 +215,9 @@ def _paint(
         sm = cv2.GaussianBlur(m, (k, k), 0)
         sm = np.roll(sm, (int(shadow * 0.5), int(shadow * 0.5)), (0, 1))
         roi *= 1 - 0.45 * sm[..., None]
-    img = cv2.warpPerspective(src, hh, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    img = cv2.warpPerspective(
+        src, hh, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     roi[:] = roi * (1 - m[..., None]) + img.astype(np.float32) * m[..., None]
     o = owner[y0:y1, x0:x1]
     o[m > 0.5] = oid
@@ -213,8 +233,16 @@ def _finger(rng: np.random.Generator, length: float, width: float) -> tuple[np.n
     mask = np.zeros((Wd, L), np.uint8)
     cv2.rectangle(mask, (0, 0), (L - Wd // 2, Wd - 1), 255, -1)
     cv2.circle(mask, (L - Wd // 2 - 1, Wd // 2), Wd // 2, 255, -1, cv2.LINE_AA)
-    cv2.ellipse(img, (L - Wd // 2 - 2, Wd // 2), (max(1, Wd // 3), max(1, Wd // 4)), 0, 0, 360,
-                tuple(float(v) for v in np.minimum(base * 1.25, 255)), -1)
+    cv2.ellipse(
+        img,
+        (L - Wd // 2 - 2, Wd // 2),
+        (max(1, Wd // 3), max(1, Wd // 4)),
+        0,
+        0,
+        360,
+        tuple(float(v) for v in np.minimum(base * 1.25, 255)),
+        -1,
+    )
     return np.clip(img, 0, 255).astype(np.uint8), mask
 
 
@@ -238,7 +266,16 @@ def _chip(rng: np.random.Generator, d: float) -> tuple[np.ndarray, np.ndarray]:
     cv2.circle(img, (s // 2, s // 2), s // 2, col, -1, cv2.LINE_AA)
     if rng.random() < 0.6:
         for a in range(0, 360, 45):
-            cv2.ellipse(img, (s // 2, s // 2), (s // 2 - 1, s // 2 - 1), 0, a, a + 15, (240, 240, 240), max(1, s // 8))
+            cv2.ellipse(
+                img,
+                (s // 2, s // 2),
+                (s // 2 - 1, s // 2 - 1),
+                0,
+                a,
+                a + 15,
+                (240, 240, 240),
+                max(1, s // 8),
+            )
     mask = np.zeros((s, s), np.uint8)
     cv2.circle(mask, (s // 2, s // 2), s // 2, 255, -1, cv2.LINE_AA)
     return img, mask
@@ -257,7 +294,7 @@ def _back(rng: np.random.Generator, deck: Deck) -> np.ndarray:
 
 
 def index_quads(deck: Deck) -> list[np.ndarray]:
-    """Corner-index quads in face pixels: top-left, bottom-right (180°), and the other two if printed."""
+    """Corner-index quads in face pixels: top-left, bottom-right (180°), others if printed."""
     h, w = next(iter(deck.faces.values())).shape[:2]
     x1, y1, x2, y2 = deck.index_box
     tl = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64)
@@ -285,8 +322,12 @@ def _visible_fraction(quad: np.ndarray, owner: np.ndarray, oid: int) -> float:
     return min(1.0, vis / max(area, inside, 1.0))
 
 
-def make_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int] | None = None,
-               effects: bool = True) -> Scene:
+def make_scene(
+    rng: np.random.Generator,
+    decks: list[Deck],
+    size: tuple[int, int] | None = None,
+    effects: bool = True,
+) -> Scene:
     """Compose one synthetic photo.
 
     Args:
@@ -312,7 +353,11 @@ def make_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
     lo, hi = (0.08, 0.3) if layout == "bridge" else (0.1, 0.6)
     ch = short * float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
     deck = decks[rng.integers(len(decks))]
-    all_cards = [r + s for s in "CDHS" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    all_cards = [
+        r + s
+        for s in "CDHS"
+        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    ]
     chosen = list(rng.permutation(all_cards)[: many + 2])
 
     # table plane == image plane before the camera homography; place groups around the centre
@@ -336,7 +381,7 @@ def make_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
         if rng.random() < 0.3:
             order.reverse()
         for i in order:
-            x, y, a = g[i]
+            a = g[i][2]
             p = _rot(ang)[:2, :2] @ pts[i]
             m = _card_m(deck, ch, gx + p[0], gy + p[1], a + ang)
             if layout == "hand+starter" and gi == 1:
@@ -356,7 +401,12 @@ def make_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
     # under-card distractors
     if rng.random() < 0.2:
         img, mk = _board(rng, ch)
-        hb = cam @ _trans(rng.uniform(0, W), rng.uniform(0, H)) @ _rot(rng.uniform(0, np.pi)) @ _trans(-mk.shape[1] / 2, -mk.shape[0] / 2)
+        hb = (
+            cam
+            @ _trans(rng.uniform(0, W), rng.uniform(0, H))
+            @ _rot(rng.uniform(0, np.pi))
+            @ _trans(-mk.shape[1] / 2, -mk.shape[0] / 2)
+        )
         _paint(canvas, owner, img, mk, hb, -1, shadow=3)
     for _ in range(int(rng.poisson(0.5))):
         img, mk = _chip(rng, ch * rng.uniform(0.15, 0.4))
@@ -386,7 +436,12 @@ def make_scene(rng: np.random.Generator, decks: list[Deck], size: tuple[int, int
         for _ in range(int(rng.integers(1, 4))):
             img, mk = _finger(rng, ch * rng.uniform(0.4, 0.9), ch * rng.uniform(0.1, 0.18))
             gx, gy = centers[0]
-            hf = cam @ _trans(gx + rng.normal(0, ch * 0.4), gy + rng.normal(0, ch * 0.4)) @ _rot(rng.uniform(0, 2 * np.pi)) @ _trans(-mk.shape[1] * 0.9, -mk.shape[0] / 2)
+            hf = (
+                cam
+                @ _trans(gx + rng.normal(0, ch * 0.4), gy + rng.normal(0, ch * 0.4))
+                @ _rot(rng.uniform(0, 2 * np.pi))
+                @ _trans(-mk.shape[1] * 0.9, -mk.shape[0] / 2)
+            )
             _paint(canvas, owner, img, mk, hf, -1, 2)
     for _ in range(int(rng.poisson(0.3))):  # pegs on top
         img, mk = _chip(rng, ch * rng.uniform(0.05, 0.12))

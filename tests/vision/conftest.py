@@ -1,0 +1,38 @@
+"""Shared fixtures for the camera-reader tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision import CACHE_DIR
+from vision.synth.faces import Deck, load_decks, procedural_deck
+
+REAL = Path(__file__).resolve().parents[3] / "shared/data/real-cards"
+
+
+@pytest.fixture(scope="session")
+def proc_faces(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A face cache with three procedural decks (no rsvg needed)."""
+    root = tmp_path_factory.mktemp("faces")
+    for i in range(3):
+        procedural_deck(i, root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def decks(proc_faces: Path) -> list[Deck]:
+    """Real deck artwork from the local cache when rendered, plus procedural decks."""
+    real = load_decks(CACHE_DIR / "faces") if (CACHE_DIR / "faces").exists() else []
+    return [d for d in real if not d.name.startswith("proc")] + load_decks(proc_faces)
+
+
+@pytest.fixture(scope="session")
+def real_dir() -> Path:
+    """The shared real-photo evaluation set (skips when absent)."""
+    if not (REAL / "labels.json").exists():
+        pytest.skip(
+            f"real photo set not found at {REAL} (expected ../shared beside the repository)"
+        )
+    return REAL

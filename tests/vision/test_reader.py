@@ -1,0 +1,132 @@
+"""The reader: held-out synthetic scenes, shared real photos, starter rule and upload errors."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import CARDS
+from vision.errors import ImageError, NoCardsError, TooManyCardsError
+from vision.evaluate import evaluate, score_image
+from vision.reader import DetectedCard, Reading, load_reader, read_image_bytes, starter_index
+from vision.synth.faces import Deck
+from vision.synth.scene import make_scene
+
+
+def _jpeg(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return buf.tobytes()
+
+
+def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
+    """Close, clear scenes from seeds never used for training: cards found with high precision."""
+    reader = load_reader()
+    tp = fp = fn = exact = n = 0
+    for seed in range(16):
+        rng = np.random.default_rng([2024, seed])
+        sc = make_scene(rng, decks, size=(960, 720), effects=False)
+        reading = reader.read(sc.image)
+        a, b, c = score_image(reading.certain_cards, sc.visible_cards)
+        tp, fp, fn = tp + a, fp + b, fn + c
+        n += 1
+        exact += int(Counter(reading.certain_cards) == Counter(sc.visible_cards))
+        for card in reading.cards:
+            x1, y1, x2, y2 = card.box
+            assert 0 <= x1 < x2 <= 960 and 0 <= y1 < y2 <= 720
+    precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
+    print(f"synthetic held-out: precision {precision:.2f} recall {recall:.2f} exact {exact}/{n}")
+    assert precision >= 0.85 and recall >= 0.6
+
+
+def test_reads_shared_real_photos(real_dir: Path) -> None:
+    labels = json.loads((real_dir / "labels.json").read_text())
+    names = [
+        *[n for n in sorted(labels) if labels[n]["source"] == "edje_tfod"][:8],
+        "bidly_deal5.jpg",
+    ]
+    reader = load_reader()
+    tp = fp = fn = 0
+    for name in names:
+        reading = read_image_bytes((real_dir / "images" / name).read_bytes(), max_cards=None)
+        a, b, c = score_image(reading.certain_cards, labels[name]["cards"])
+        tp, fp, fn = tp + a, fp + b, fn + c
+        assert reading is not None and reader is load_reader()
+    assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.85, (tp, fp, fn)
+
+
+def test_evaluate_function(real_dir: Path) -> None:
+    scores = evaluate(real_dir, limit=3)
+    assert set(scores) == {"bidly_gold", "edje_tfod", "all"}
+    assert scores["all"].images == 6 and 0 <= scores["all"].recall <= 1
+
+
+def test_starter_is_the_card_set_apart() -> None:
+    hand = [(100, 100), (130, 102), (160, 104), (190, 106)]
+    assert starter_index([*hand, (150, 400)]) == 4
+    assert starter_index([(150, 400), *hand]) == 0
+    assert starter_index(hand) is None
+    assert starter_index([*hand, (205, 108)]) is None
+    r = Reading([DetectedCard("5H", 0.9, (0, 0, 1, 1))] * 2, None)
+    assert r.certain_cards == ["5H", "5H"]
+
+
+def test_codes_are_card_codes(decks: list[Deck]) -> None:
+    sc = make_scene(np.random.default_rng([5, 5]), decks, size=(800, 600), effects=False)
+    for c in load_reader().read(sc.image).cards:
+        assert c.card in CARDS and 0 <= c.confidence <= 1
+
+
+# ------------------------------------------------------------------------------------- errors
+
+
+def test_empty_file() -> None:
+    with pytest.raises(ImageError, match="empty"):
+        read_image_bytes(b"")
+
+
+def test_not_an_image() -> None:
+    with pytest.raises(ImageError, match="not an image"):
+        read_image_bytes(b"hello, this is plain text and not a photo" * 10)
+    with pytest.raises(ValueError):  # ImageError is a ValueError
+        read_image_bytes(b"\x00" * 1000)
+
+
+def test_truncated_jpeg() -> None:
+    data = _jpeg(np.full((200, 300, 3), 200, np.uint8))
+    with pytest.raises(ImageError, match="truncated"):
+        read_image_bytes(data[: len(data) // 2])
+
+
+def test_too_many_pixels() -> None:
+    # a PNG header claiming 10000 x 9000 pixels: refused before decoding
+    ihdr = struct.pack(">IIBBBBB", 10000, 9000, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
+    png += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\x00" * 64 + b"IEND"
+    with pytest.raises(ImageError, match="too many pixels"):
+        read_image_bytes(png)
+
+
+def test_no_cards() -> None:
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(60, 120, (480, 640, 3)).astype(np.uint8), (0, 0), 8)
+    with pytest.raises(NoCardsError, match="No playing cards"):
+        read_image_bytes(_jpeg(img))
+
+
+def test_too_many_cards(decks: list[Deck]) -> None:
+    for seed in range(10):
+        sc = make_scene(np.random.default_rng([31, seed]), decks, size=(960, 720), effects=False)
+        if len(sc.visible_cards) >= 2 and len(load_reader().read(sc.image).cards) >= 2:
+            with pytest.raises(TooManyCardsError) as e:
+                read_image_bytes(_jpeg(sc.image), max_cards=1)
+            assert e.value.limit == 1 and e.value.count >= 2
+            return
+    pytest.fail("no synthetic scene with two readable cards")

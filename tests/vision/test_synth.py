@@ -1,0 +1,63 @@
+"""The generator's labels match what is visible in the rendered scene."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import CARDS
+from vision.synth.faces import Deck
+from vision.synth.scene import MIN_VISIBLE, make_scene
+
+
+def _covered_fraction(quad: np.ndarray, owner: np.ndarray, card_id: int) -> float:
+    """Independent recount: share of the quad's in-frame pixels topped by card ``card_id``."""
+    m = np.zeros(owner.shape, np.uint8)
+    cv2.fillPoly(m, [np.round(quad).astype(np.int32)], 1)
+    inside = m > 0
+    return float((owner[inside] == card_id).mean()) if inside.any() else 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_labels_are_visible_corners(decks: list[Deck], seed: int) -> None:
+    sc = make_scene(np.random.default_rng([99, seed]), decks)
+    h, w = sc.image.shape[:2]
+    assert sc.image.dtype == np.uint8 and sc.image.shape[2] == 3
+    for lab in sc.labels:
+        assert lab.card in CARDS
+        x1, y1, x2, y2 = lab.box
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        # most of the printed index lies inside the frame ...
+        q = lab.quad
+        in_frame = (
+            (q[:, 0] >= -2) & (q[:, 0] <= w + 2) & (q[:, 1] >= -2) & (q[:, 1] <= h + 2)
+        ).mean()
+        assert in_frame >= 0.5, lab
+        # ... and is not covered by another card, a finger or a distractor
+        assert _covered_fraction(q, sc.owner, lab.card_id) >= MIN_VISIBLE - 0.1, lab
+        assert lab.card == sc.cards[lab.card_id]
+    for lab in sc.hidden:
+        assert (
+            lab.visible < MIN_VISIBLE or min(lab.box[2] - lab.box[0], lab.box[3] - lab.box[1]) < 5
+        )
+
+
+def test_covered_corner_is_not_labelled(decks: list[Deck]) -> None:
+    """Across many scenes some corners are hidden, and none of them is labelled."""
+    hidden = labelled = 0
+    for seed in range(20):
+        sc = make_scene(np.random.default_rng([7, seed]), decks, effects=False)
+        hidden += len(sc.hidden)
+        labelled += len(sc.labels)
+        ids = {(lab.card_id, tuple(np.round(lab.quad[0], 1))) for lab in sc.labels}
+        for lab in sc.hidden:
+            assert (lab.card_id, tuple(np.round(lab.quad[0], 1))) not in ids
+    assert hidden > 0 and labelled > 0
+
+
+def test_scene_is_deterministic(decks: list[Deck]) -> None:
+    a = make_scene(np.random.default_rng([1, 2]), decks)
+    b = make_scene(np.random.default_rng([1, 2]), decks)
+    assert np.array_equal(a.image, b.image)
+    assert [lab.card for lab in a.labels] == [lab.card for lab in b.labels]
