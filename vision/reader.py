@@ -217,23 +217,35 @@ class CardReader:
         return [(x, y, tw if len(xs) > 1 else w, th if len(ys) > 1 else h) for y in ys for x in xs]
 
     def detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Find corner indices; returns boxes (N, 4) x1, y1, x2, y2 in image pixels and scores."""
+        """Find corner indices; returns boxes (N, 4) x1, y1, x2, y2 in image pixels and scores.
+
+        A large photo whose indices come out small at the model's size gets a second look: one
+        pass on the region around the first detections when it is compact, else 2x2 tiles.
+        """
         h, w = image.shape[:2]
         boxes, scores = self._detect(image)
+        if self.tiles == "never":
+            return boxes, scores
         big = max(h, w) > 1.6 * self.imgsz
-        small = (
-            len(boxes) == 0 or np.median(boxes[:, 3] - boxes[:, 1]) * self.imgsz / max(h, w) < 24
-        )
-        if self.tiles == "always" or (self.tiles == "auto" and big and small):
-            bs, ss = [boxes], [scores]
-            for x, y, tw, th in self._tiles(h, w):
-                b, s = self._detect(image[y : y + th, x : x + tw])
-                bs.append(b + np.array([x, y, x, y], np.float32))
-                ss.append(s)
-            boxes, scores = np.concatenate(bs), np.concatenate(ss)
-            keep = _nms(boxes, scores, 0.5)
-            boxes, scores = boxes[keep], scores[keep]
-        return boxes, scores
+        side = (boxes[:, 2:] - boxes[:, :2]).max(1) if len(boxes) else np.zeros(0)
+        small = len(boxes) == 0 or float(np.median(side)) * self.imgsz / max(h, w) < 24
+        if not (self.tiles == "always" or (big and small)):
+            return boxes, scores
+        regions = self._tiles(h, w)
+        if len(boxes) and self.tiles != "always":
+            m = 4 * float(np.median(side))
+            x1, y1 = np.maximum(boxes[:, :2].min(0) - m, 0)
+            x2, y2 = np.minimum(boxes[:, 2:].max(0) + m, [w, h])
+            if (x2 - x1) * (y2 - y1) < 0.45 * w * h:
+                regions = [(int(x1), int(y1), int(x2 - x1), int(y2 - y1))]
+        bs, ss = [boxes], [scores]
+        for x, y, tw, th in regions:
+            b, s = self._detect(image[y : y + th, x : x + tw])
+            bs.append(b + np.array([x, y, x, y], np.float32))
+            ss.append(s)
+        boxes, scores = np.concatenate(bs), np.concatenate(ss)
+        keep = _nms(boxes, scores, 0.5)
+        return boxes[keep], scores[keep]
 
     # ------------------------------------------------------------------------------ classifier
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -374,12 +386,21 @@ def _truncated(data: bytes) -> bool:
     return False
 
 
+REDUCE_ABOVE = 2600
+"""JPEGs whose longer side exceeds this are decoded at half size (DCT scaling, about 2x faster)."""
+
+
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """Decode uploaded bytes to a BGR image, with clear errors.
+    """Decode uploaded bytes to a full-size BGR image, with clear errors.
 
     Raises:
         ImageError: Empty, not an image, truncated, or more than ``max_pixels`` pixels.
     """
+    return _decode(data, max_pixels, reduce=False)[0]
+
+
+def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, float]:
+    """Decode with checks; returns the image and its scale factor to full size (1 or 2)."""
     if not data:
         raise ImageError("The file is empty: no image data was received.")
     if len(data) > MAX_BYTES:
@@ -395,7 +416,9 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         )
     if _truncated(data):
         raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    half = reduce and size is not None and data[:2] == b"\xff\xd8" and max(size) > REDUCE_ABOVE
+    flag = cv2.IMREAD_REDUCED_COLOR_2 if half else cv2.IMREAD_COLOR
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if img is None or img.size == 0:
         raise ImageError("The file is not an image that can be read (use JPEG, PNG, WebP or BMP).")
     if img.shape[0] * img.shape[1] > max_pixels:
@@ -403,7 +426,8 @@ def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
             f"The image has too many pixels ({img.shape[1]}x{img.shape[0]}; "
             f"limit {max_pixels / 1e6:.0f} MP)."
         )
-    return img
+    factor = max(size) / max(img.shape[:2]) if half and size is not None else 1.0
+    return img, factor
 
 
 def read_image_bytes(
@@ -424,8 +448,14 @@ def read_image_bytes(
         NoCardsError: No card found in the photo.
         TooManyCardsError: More than ``max_cards`` cards found.
     """
-    img = decode_image(data)
+    img, f = _decode(data, MAX_PIXELS, reduce=True)
     reading = load_reader(models_dir).read(img)
+    if f != 1.0:  # boxes back to the photo's full-size pixel coordinates
+        reading.cards = [
+            DetectedCard(c.card, c.confidence, tuple(v * f for v in c.box), c.uncertain)  # type: ignore[arg-type]
+            for c in reading.cards
+        ]
+        reading.image_size = (round(img.shape[1] * f), round(img.shape[0] * f))
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "
