@@ -6,6 +6,7 @@ onnxruntime; training code (:mod:`vision.train`) imports Ultralytics/torch lazil
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -14,5 +15,7 @@ CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 """The 52 card codes, rank then suit, e.g. ``"10D"``, ``"QS"``."""
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-MODELS_DIR = REPO_ROOT / "models"
-CACHE_DIR = REPO_ROOT / ".cache" / "vision"
+MODELS_DIR = Path(os.environ.get("CRIB_VISION_MODELS", REPO_ROOT / "models"))
+"""Shipped ONNX models (override with the ``CRIB_VISION_MODELS`` environment variable)."""
+CACHE_DIR = Path(os.environ.get("CRIB_VISION_CACHE", REPO_ROOT / ".cache" / "vision"))
+"""Rendered deck faces and other regenerable files (gitignored)."""

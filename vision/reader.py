@@ -253,10 +253,10 @@ class CardReader:
         return boxes[keep], scores[keep]
 
     # ------------------------------------------------------------------------------ classifier
-    def _probs(self, image: np.ndarray, boxes: np.ndarray, scale: float, shift: tuple) -> np.ndarray:
-        crops = np.stack(
-            [crop_index(image, tuple(b), self.crop_size, scale, shift) for b in boxes]
-        )
+    def _probs(
+        self, image: np.ndarray, boxes: np.ndarray, scale: float, shift: tuple[float, float]
+    ) -> np.ndarray:
+        crops = np.stack([crop_index(image, tuple(b), self.crop_size, scale, shift) for b in boxes])
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
@@ -274,8 +274,12 @@ class CardReader:
         unsure = np.nonzero(p.max(1) < self.tta_below)[0]
         if len(unsure):
             views = [p[unsure]]
-            for k, sh in ((0.9, (0.0, 0.0)), (1.12, (0.0, 0.0)), (1.0, (0.04, 0.04)),
-                          (1.0, (-0.04, -0.04))):
+            for k, sh in (
+                (0.9, (0.0, 0.0)),
+                (1.12, (0.0, 0.0)),
+                (1.0, (0.04, 0.04)),
+                (1.0, (-0.04, -0.04)),
+            ):
                 views.append(self._probs(image, boxes[unsure], self.crop_scale * k, sh))
             p[unsure] = np.mean(views, 0)
         return p
