@@ -105,6 +105,31 @@ def noise_gradient(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return img + (_fractal(rng, h, w, rng.uniform(8, 200)) - 0.5)[..., None] * rng.uniform(0, 90)
 
 
+_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _text(rng: np.random.Generator, n: int) -> str:
+    return "".join(_GLYPHS[int(i)] for i in rng.integers(0, len(_GLYPHS), n))
+
+
+def printed(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Newspaper, magazine or game-box print: lines of letters and digits (hard negatives)."""
+    paper = rng.uniform(170, 250) * rng.uniform(0.9, 1.0, 3)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = np.clip(paper, 0, 255).astype(np.uint8)
+    font = int(rng.choice([0, 1, 2, 3, 4, 6]))
+    ink = tuple(int(v) for v in rng.integers(0, 90, 3))
+    y = int(rng.integers(5, 30))
+    while y < h:
+        size = rng.uniform(0.3, 1.2) if rng.random() < 0.8 else rng.uniform(1.5, 4)
+        th = max(1, int(size * 2))
+        words = " ".join(_text(rng, int(rng.integers(1, 9))) for _ in range(int(w / 40) + 1))
+        col = ink if rng.random() < 0.8 else tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.putText(img, words, (int(rng.integers(-20, 20)), y), font, size, col, th, cv2.LINE_AA)
+        y += int(size * 30 * rng.uniform(1.1, 1.8)) + 4
+    return img
+
+
 def clutter(rng: np.random.Generator, img: np.ndarray, n: int) -> None:
     """Draw random household clutter (lines, boxes, circles, text) in place."""
     h, w = img.shape[:2]
@@ -121,7 +146,7 @@ def clutter(rng: np.random.Generator, img: np.ndarray, n: int) -> None:
         elif k == 2:
             cv2.circle(img, p1, int(rng.integers(5, max(6, w // 8))), col, -1, cv2.LINE_AA)
         else:
-            txt = "".join(chr(int(c)) for c in rng.integers(65, 91, rng.integers(2, 8)))
+            txt = _text(rng, int(rng.integers(1, 6)))
             cv2.putText(
                 img,
                 txt,
@@ -139,7 +164,10 @@ KINDS = (wood, felt, cloth, carpet, noise_gradient)
 
 def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A random table background, uint8 BGR of shape (h, w, 3)."""
-    img = np.clip(KINDS[rng.integers(len(KINDS))](rng, h, w), 0, 255).astype(np.uint8)
+    if rng.random() < 0.08:
+        img = printed(rng, h, w)
+    else:
+        img = np.clip(KINDS[rng.integers(len(KINDS))](rng, h, w), 0, 255).astype(np.uint8)
     if rng.random() < 0.35:
         clutter(rng, img, int(rng.integers(1, 8)))
     return img
