@@ -14,6 +14,7 @@ from .cards import HandSizeError as HandSizeError
 from .cards import InvalidCardError as InvalidCardError
 from .cards import Rank as Rank
 from .cards import Suit as Suit
+from .cards import as_card as as_card
 from .cards import parse_cards as parse_cards
 from .cards import parse_deal as parse_deal
 from .discard import DiscardOption as DiscardOption

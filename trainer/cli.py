@@ -175,9 +175,9 @@ def _cmd_read(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_eval_vision(args: argparse.Namespace, out: TextIO) -> int:
-    from vision.evaluate import main as evaluate
+    from vision.cli import evaluate_photos
 
-    status: int = evaluate([args.directory])
+    status: int = evaluate_photos(args, out)
     return status
 
 
@@ -237,14 +237,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=2)
     serve.set_defaults(run=_cmd_serve)
 
-    read = sub.add_parser("read", parents=[common], help="read cards from photos and score them")
+    read = sub.add_parser(
+        "read", parents=[common, ruled], help="read cards in photos and score them"
+    )
     read.add_argument("photos", nargs="+", help="photo files")
     read.add_argument("--starter", help="the starter card (default: the card set apart)")
     read.add_argument("--crib", action="store_true", help="score as a crib")
     read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
     read.set_defaults(run=_cmd_read)
 
-    evaluate = sub.add_parser("eval-vision", help="measure the card reader on labelled photos")
+    evaluate = sub.add_parser(
+        "eval-vision", parents=[common], help="measure the card reader on labelled photos"
+    )
     evaluate.add_argument("directory", help="folder with images/ and labels.json")
     evaluate.set_defaults(run=_cmd_eval_vision)
     return parser

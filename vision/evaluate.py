@@ -62,6 +62,18 @@ class SubsetScore:
         """Whole-hand-exact rate on photos of 1-6 cards."""
         return self.hands_exact / max(1, self.hands)
 
+    def to_json(self) -> dict[str, float | int]:
+        """The figures :func:`format_scores` prints, for machines."""
+        return {
+            "images": self.images,
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "hands": self.hands,
+            "hands_exact": self.hands_exact,
+            "uncertain": self.uncertain,
+            "median_seconds": round(statistics.median(self.seconds), 4) if self.seconds else None,
+        }
+
     def add(self, other: SubsetScore) -> None:
         """Accumulate ``other`` into this score."""
         for k in ("images", "tp", "fp", "fn", "uncertain", "hands", "hands_exact"):

@@ -10,8 +10,6 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer import score_show
-
 bp = Blueprint("photo", __name__)
 
 
@@ -23,38 +21,26 @@ def page() -> str:
 
 @bp.post("/api/read")
 def read() -> dict[str, Any]:
-    """Read the cards in ``image`` (multipart); score them when exactly four and a starter."""
+    """Read the cards in ``image`` (multipart); score them when exactly four and a starter.
+
+    Optional form fields: ``crib`` (score as a crib) and ``starter`` (the starter card, when
+    the card set apart is not it).
+    """
     upload = request.files.get("image")
     if upload is None:
         abort(400, "send the photo as the multipart field 'image'")
     try:
         from vision.reader import read_image_bytes
+        from vision.report import summarize
     except ImportError:
         abort(503, "the card reader is not installed on this server")
     try:
         reading = read_image_bytes(upload.read())  # an ImageError is a ValueError: a 400
     except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
         abort(503, f"the card reader is not available: {error}")
-    cards = [
-        {
-            "card": c.card,
-            "confidence": round(c.confidence, 3),
-            "box": [round(v, 1) for v in c.box],
-            "uncertain": c.uncertain,
-            "starter": i == reading.starter_index,
-        }
-        for i, c in enumerate(reading.cards)
-    ]
-    result: dict[str, Any] = {
-        "cards": cards,
-        "starter": reading.starter.card if reading.starter else None,
-        "image_size": list(reading.image_size),
-        "seconds": round(reading.seconds, 3),
-        "score": None,
-    }
-    hand = [c.card for c in reading.hand() if not c.uncertain]
-    starter = reading.starter
-    if starter is not None and not starter.uncertain and len(hand) == 4 == len(reading.hand()):
-        crib = request.form.get("crib", "") not in ("", "0", "false")
-        result["score"] = score_show(hand, starter.card, crib=crib).to_json()
+    crib = request.form.get("crib", "") not in ("", "0", "false")
+    starter = request.form.get("starter") or None
+    result: dict[str, Any] = summarize(reading, starter, crib)  # bad starter: ValueError, 400
+    result["image_size"] = list(reading.image_size)
+    result["seconds"] = round(reading.seconds, 3)
     return result
