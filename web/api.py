@@ -48,8 +48,11 @@ def score() -> dict[str, Any]:
     hand, starter = data.get("hand"), data.get("starter")
     if not isinstance(hand, list) or not isinstance(starter, str):
         abort(400, "give 'hand' as a list of cards and 'starter' as one card")
+    crib = data.get("crib", False)
+    if not isinstance(crib, bool):
+        abort(400, f"'crib' must be true or false, not {crib!r}")
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
-    result = score_show(hand, starter, crib=bool(data.get("crib", False)), rules=rules).to_json()
+    result = score_show(hand, starter, crib=crib, rules=rules).to_json()
     result["rule_text"] = RULES_BY_KIND
     return result
 

@@ -69,6 +69,9 @@ def test_score_crib_flush_rule(client: FlaskClient) -> None:
         ({"hand": "5H 5D 5C JS", "starter": "5S"}, "'hand' as a list"),
         ({"hand": ["5H", "5D", "5C", "JS"]}, "'starter' as one card"),
         ([1, 2], "JSON object"),
+        ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "crib": "yes"}, "true or false"),
+        ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "rules": "seven"}, "unknown rule"),
+        ({"hand": [5, None, "5C", "JS"], "starter": "5S"}, "not a card"),
     ],
 )
 def test_score_bad_input(client: FlaskClient, body: Any, message: str) -> None:
