@@ -83,15 +83,36 @@ def _rank_multisets(size: int) -> npt.NDArray[np.int64]:
     return np.array(rows, dtype=np.int64).reshape(len(rows), size)
 
 
-def _multiset_weights(
-    multisets: npt.NDArray[np.int64], unseen: npt.NDArray[np.int64]
-) -> npt.NDArray[np.float64]:
-    """Number of ways to draw each rank multiset from the unseen cards (``unseen[r]`` of rank r)."""
-    weights = np.ones(len(multisets), dtype=np.float64)
-    for r in range(13):
-        taken = (multisets == r).sum(axis=1)
-        weights *= np.array([comb(int(unseen[r]), int(k)) for k in range(5)])[taken]
-    return weights
+@dataclasses.dataclass(frozen=True)
+class _CribDraws:
+    """Every way the rest of the crib and the starter can come from the unseen cards, by rank.
+
+    The same for every discard of one deal, so it is worked out once per deal.
+    """
+
+    others: int
+    """Crib cards still to come from the other players (or the pack)."""
+    index: npt.NDArray[np.int64]
+    """(13, K): the rank-table index of each (starter rank, others' rank multiset), before
+    the thrown cards' ranks are added."""
+    ways: npt.NDArray[np.float64]
+    """(13, K): how many card draws give each of them."""
+    total: int
+    """All draws: ``C(unseen, others) * (unseen - others)``."""
+
+    @classmethod
+    def from_unseen(cls, unseen: _Unseen, thrown: int, others: int) -> _CribDraws:
+        multisets = _rank_multisets(others)
+        ways = np.ones(len(multisets), dtype=np.float64)
+        for r in range(13):
+            taken = (multisets == r).sum(axis=1)
+            ways *= np.array([comb(int(unseen.by_rank[r]), k) for k in range(5)])[taken]
+        starters = np.arange(13)[:, None]
+        left = unseen.by_rank[:, None] - (multisets[None, :, :] == starters[:, :, None]).sum(axis=2)
+        # Rank-table index of [thrown..., others..., starter]: digits in base 13.
+        index = (rank_index(multisets) * 13**thrown)[None, :] + starters * 13 ** (thrown + others)
+        total = comb(unseen.count, others) * (unseen.count - others)
+        return cls(others, index, ways[None, :] * left, total)
 
 
 def analyze_discards(
@@ -106,11 +127,12 @@ def analyze_discards(
     if len(cards) != rules.dealt:
         raise HandSizeError(f"a {rules.name} deal has {rules.dealt} cards, got {len(cards)}")
     unseen = _Unseen.outside(cards)
+    draws = _CribDraws.from_unseen(unseen, rules.discards, rules.crib_size - rules.discards)
     options = []
     for discard in itertools.combinations(cards, rules.discards):
         keep = tuple(c for c in cards if c not in discard)
         hand_ev = _hand_ev(keep, unseen)
-        crib_ev = _crib_ev(discard, rules, unseen)
+        crib_ev = _crib_ev(discard, draws, unseen)
         net = hand_ev + crib_ev if dealer else hand_ev - crib_ev
         options.append(
             DiscardOption(keep, tuple(discard), float(hand_ev), float(crib_ev), float(net))
@@ -131,27 +153,19 @@ def _hand_ev(keep: tuple[Card, ...], unseen: _Unseen) -> float:
     return ev
 
 
-def _crib_ev(discard: tuple[Card, ...], rules: RuleSet, unseen: _Unseen) -> float:
+def _crib_ev(discard: tuple[Card, ...], draws: _CribDraws, unseen: _Unseen) -> float:
     """Expected crib points: the rest of the crib and the starter drawn from the unseen cards."""
-    others = rules.crib_size - len(discard)
-    draws = comb(unseen.count, others) * (unseen.count - others)
+    others = draws.others
     # Fifteens, pairs and runs: every rank multiset of the other crib cards, then the starter.
-    multisets = _rank_multisets(others)
-    weights = _multiset_weights(multisets, unseen.by_rank)
-    known = np.array([c.rank - 1 for c in discard])
-    total = 0.0
-    for starter_rank in range(13):
-        left = unseen.by_rank[starter_rank] - (multisets == starter_rank).sum(axis=1)
-        rows = np.column_stack([np.broadcast_to(known, (len(multisets), len(known))), multisets])
-        rows = np.column_stack([rows, np.full(len(multisets), starter_rank)])
-        points = rank_points_array(rules.crib_size + 1)[rank_index(rows)]
-        total += float((weights * left) @ points)
-    ev = total / draws
+    thrown = rank_index(np.array([[c.rank - 1 for c in discard]]))[0]
+    points = rank_points_array(len(discard) + others + 1)[draws.index + thrown]
+    ev = float((draws.ways * points).sum()) / draws.total
     # A crib flush needs every crib card and the starter in one suit.
     suit = discard[0].suit
     if all(c.suit is suit for c in discard):
         same = int(unseen.by_suit[suit])
-        ev += (rules.crib_size + 1) * comb(same, others) * max(same - others, 0) / draws
+        crib_and_starter = len(discard) + others + 1
+        ev += crib_and_starter * comb(same, others) * max(same - others, 0) / draws.total
     # Nobs: a thrown jack, or an unseen jack among the others' cards, of the starter's suit.
     ev += sum(unseen.by_suit[c.suit] for c in discard if c.rank is _JACK) / unseen.count
     for suit_index in unseen.jack_suits:
