@@ -20,7 +20,6 @@ from .breakdown import Kind, ScoreItem, number_words
 from .cards import (
     Card,
     CardLike,
-    DuplicateCardError,
     HandSizeError,
     Rank,
     Suit,
@@ -223,8 +222,7 @@ def score_show(
         mask |= card.bit
         code += _RANK_CODE[card.rank]
     if mask.bit_count() != size + 1:
-        check_distinct([*cards, turned])
-        raise DuplicateCardError("card given twice")  # pragma: no cover - check_distinct raises
+        check_distinct([*cards, turned])  # raises, naming the card given twice
     total = rank_points_table()[code]
     suit = cards[0].suit
     for card in cards:
