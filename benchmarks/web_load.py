@@ -14,18 +14,14 @@ Target on a 2-core machine: >= 500 answers/s, p99 <= 50 ms, no errors.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from web.serve import free_port, spawn
 
 LUA = r"""
 local cookies = {%(cookies)s}
@@ -86,36 +82,6 @@ end
 """
 
 
-def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[bytes]:
-    """``web.serve.serve`` in a subprocess with its own SQLite file; waits until it answers."""
-    env = {
-        **os.environ,
-        "CRIB_DATABASE_URL": f"sqlite:///{folder / 'trainer.sqlite'}",
-        "CRIB_SECRET_KEY": "benchmark",
-    }
-    code = f"from web.serve import serve; serve('127.0.0.1', {port}, {workers})"
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=log, stderr=log
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"server did not start:\n{(folder / 'server.log').read_text()}")
-
-
 def guest_cookie(port: int) -> str:
     """A new guest's session cookie (the first deal makes the guest)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/drills/next?kind=hand") as reply:
@@ -137,7 +103,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         port = free_port()
-        server = start_server(port, args.workers, folder)
+        try:
+            server = spawn(port, args.workers, folder, "benchmark")
+        except RuntimeError as error:
+            raise SystemExit(str(error)) from None
         try:
             cookies = ", ".join(f'"{guest_cookie(port)}"' for _ in range(args.players))
             script = folder / "roundtrip.lua"

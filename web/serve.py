@@ -1,7 +1,18 @@
-"""Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking."""
+"""Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
+
+:func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
+load benchmark.
+"""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -53,3 +64,47 @@ def _warm_up() -> None:
     instead of each paying for them on its first request."""
     score_show(["5H", "5D", "5C", "JS"], "5S")
     analyze_discards(["5H", "5D", "5C", "JS", "7H", "8C"], dealer=True)
+
+
+def free_port() -> int:
+    """An unused TCP port on 127.0.0.1."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def spawn(
+    port: int, workers: int, folder: Path, secret: str, timeout: float = 30.0
+) -> subprocess.Popen[bytes]:
+    """:func:`serve` on 127.0.0.1:``port`` in a subprocess, with its database at
+    ``folder/trainer.sqlite`` and its output in ``folder/server.log``; returns once it answers.
+
+    :raises RuntimeError: with the server's log, when it exits or does not answer within
+        ``timeout`` seconds (it is killed).
+    """
+    env = {
+        **os.environ,
+        "CRIB_DATABASE_URL": f"sqlite:///{folder / 'trainer.sqlite'}",
+        "CRIB_SECRET_KEY": secret,
+    }
+    code = f"from web.serve import serve; serve('127.0.0.1', {port}, {workers})"
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            cwd=Path(__file__).resolve().parents[1],
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+            return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                process.wait()
+                raise RuntimeError(f"the server did not start:\n{log_path.read_text()}") from None
+            time.sleep(0.1)

@@ -6,17 +6,13 @@ fail (CI installs it with ``scripts/install-test-deps``), they never skip.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from web.serve import free_port, spawn
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -28,45 +24,19 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The trainer served by ``web.serve.serve`` on 127.0.0.1, with its own SQLite file."""
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("server")
-    env = {
-        **os.environ,
-        "CRIB_DATABASE_URL": f"sqlite:///{folder / 'trainer.sqlite'}",
-        "CRIB_SECRET_KEY": "e2e",
-    }
-    code = f"from web.serve import serve; serve('127.0.0.1', {port}, 2)"
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=log, stderr=log
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=1).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"the server did not start:\n{(folder / 'server.log').read_text()}")
-            time.sleep(0.1)
-    yield url
+    port = free_port()
+    try:
+        process = spawn(port, 2, tmp_path_factory.mktemp("server"), "e2e", timeout=20)
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=10)
-    log.close()
 
 
 @pytest.fixture(scope="session")
