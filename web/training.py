@@ -26,6 +26,8 @@ from .models import Answer, Drill, Skill
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
 """Seconds until a missed deal comes back, by how often it was dealt before."""
 _MAX_SECONDS = 600.0
+_MAX_ID = 2**31 - 1
+"""The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
 
 DRILLS = cast(Table, Drill.__table__)
 ANSWERS = cast(Table, Answer.__table__)
@@ -132,7 +134,9 @@ def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, 
 
 
 def get_drill(db: Session, drill_id: int) -> Row[Any] | None:
-    """The drill with this id, if any."""
+    """The drill with this id, if any (none for an id no key can hold)."""
+    if not 0 < drill_id <= _MAX_ID:
+        return None
     return db.execute(_GET_DRILL, {"id": drill_id}).first()
 
 

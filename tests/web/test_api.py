@@ -239,6 +239,13 @@ def test_unknown_drill(client: FlaskClient) -> None:
     assert response.status_code == 404 and "no drill 999999" in response.json["error"]
 
 
+@pytest.mark.parametrize("drill_id", ["0", str(2**31), str(2**63), "9" * 30])
+def test_drill_id_beyond_any_key_is_a_404(client: FlaskClient, drill_id: str) -> None:
+    """An id too large for the database's integers is an unknown drill, not a 500."""
+    response = client.post(f"/api/drills/{drill_id}/answer", json={"points": 0})
+    assert response.status_code == 404 and f"no drill {drill_id}" in response.json["error"]
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [
