@@ -33,6 +33,14 @@ def _json_body() -> dict[str, Any]:
     return data
 
 
+def _flag(data: dict[str, Any], name: str) -> bool:
+    """The body's boolean ``name`` (false when left out), or a 400."""
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        abort(400, f"'{name}' must be true or false, not {value!r}")
+    return value
+
+
 def _choice(name: str, allowed: tuple[str, ...], default: str) -> str:
     value = request.args.get(name, default)
     if value not in allowed:
@@ -48,11 +56,8 @@ def score() -> dict[str, Any]:
     hand, starter = data.get("hand"), data.get("starter")
     if not isinstance(hand, list) or not isinstance(starter, str):
         abort(400, "give 'hand' as a list of cards and 'starter' as one card")
-    crib = data.get("crib", False)
-    if not isinstance(crib, bool):
-        abort(400, f"'crib' must be true or false, not {crib!r}")
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
-    result = score_show(hand, starter, crib=crib, rules=rules).to_json()
+    result = score_show(hand, starter, crib=_flag(data, "crib"), rules=rules).to_json()
     result["rule_text"] = RULES_BY_KIND
     return result
 
@@ -64,7 +69,7 @@ def pegging() -> dict[str, Any]:
     play = data.get("play")
     if not isinstance(play, list) or not play or not all(isinstance(t, str) for t in play):
         abort(400, "give 'play' as a list of cards and 'go'")
-    pegs = score_sequence(play, end=bool(data.get("end", False)))
+    pegs = score_sequence(play, end=_flag(data, "end"))
     return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
 
 
@@ -83,6 +88,7 @@ def answer(drill_id: int) -> dict[str, Any]:
     """Answer a drill once: ``{"points": 12}``, ``{"by_kind": {"fifteen": 6, ...}}`` or
     ``{"discard": ["7H", "8C"]}``; ``"muggins": true`` adds what the opponent takes."""
     data = _json_body()
+    muggins = _flag(data, "muggins")
     db = get_session()
     drill = training.get_drill(db, drill_id)
     if drill is None:
@@ -97,7 +103,7 @@ def answer(drill_id: int) -> dict[str, Any]:
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
     if drill.kind in ("hand", "crib"):
         result["say"] = spoken_count(grade.items)
-    if data.get("muggins") and drill.kind != "discard":
+    if muggins and drill.kind != "discard":
         result["muggins"] = {"you": min(grade.claimed, grade.total), "opponent": grade.under}
     result["rule_text"] = {k: RULES_BY_KIND[k] for k in {i["kind"] for i in result["items"]}}
     return result

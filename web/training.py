@@ -211,13 +211,17 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
 def _shown_for(given: dict[str, Any]) -> float:
     """Seconds the page says the drill was on screen (``"seconds"``), or no limit.
 
+    :raises ValueError: when ``"seconds"`` is given but is not a number.
+
     The server's clock runs from the deal; a daily challenge is dealt all at once, so the
     page's own timer is what separates its six answers. It can only shorten the server's.
     """
     shown = given.get("seconds")
-    if isinstance(shown, int | float) and not isinstance(shown, bool) and shown > 0:
-        return float(shown)
-    return _MAX_SECONDS
+    if shown is None:
+        return _MAX_SECONDS
+    if isinstance(shown, bool) or not isinstance(shown, int | float):
+        raise ValueError(f"'seconds' must be a number, got {shown!r}")
+    return float(shown) if shown > 0 else _MAX_SECONDS
 
 
 def _skills_upsert(db: Session) -> Any:

@@ -115,6 +115,14 @@ def test_pegging_bad_input(client: FlaskClient, play: list[str], message: str) -
     assert message in response.json["error"]
 
 
+@pytest.mark.parametrize("end", ["false", 1, None, []])
+def test_pegging_end_must_be_boolean(client: FlaskClient, end: Any) -> None:
+    """'end' is true or false, like 'crib': a string "false" does not end the play."""
+    response = client.post("/api/pegging", json={"play": ["5H", "10S"], "end": end})
+    assert response.status_code == 400
+    assert "'end' must be true or false" in response.json["error"]
+
+
 # --- dealing and answering -----------------------------------------------------------------
 
 
@@ -213,6 +221,26 @@ def test_bad_points(client: FlaskClient, points: Any) -> None:
     response = client.post(f"/api/drills/{drill['id']}/answer", json={"points": points})
     assert response.status_code == 400
     assert "'points' must be a whole number" in response.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"muggins": "yes"}, "'muggins' must be true or false"),
+        ({"seconds": "fast"}, "'seconds' must be a number"),
+        ({"seconds": True}, "'seconds' must be a number"),
+    ],
+)
+def test_bad_answer_fields_store_nothing(
+    client: FlaskClient, extra: dict[str, Any], message: str
+) -> None:
+    """A wrongly typed field is a 400 and stores nothing: the drill can still be answered."""
+    drill = deal(client, "hand")
+    url = f"/api/drills/{drill['id']}/answer"
+    response = client.post(url, json={"points": right_points(drill), **extra})
+    assert response.status_code == 400 and message in response.json["error"]
+    response = client.post(url, json={"points": right_points(drill)})
+    assert response.status_code == 200 and response.json["correct"] is True
 
 
 def test_answered_once(client: FlaskClient) -> None:
