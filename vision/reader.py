@@ -154,9 +154,6 @@ class CardReader:
         det_conf (float): Minimum detector score for a corner index.
         uncertain_below (float): Identity probability under which a card is reported uncertain.
         tiles (str): ``"auto"`` (second look on large photos), ``"always"`` or ``"never"``.
-        tta_below (float): Re-classify crops whose top probability is under this with four
-            rescaled/shifted views (0 disables; on synthetic validation it traded recall for
-            precision, so it is off by default).
     """
 
     def __init__(
@@ -166,7 +163,6 @@ class CardReader:
         det_conf: float = 0.25,
         uncertain_below: float = 0.6,
         tiles: str = "auto",
-        tta_below: float = 0.0,
     ) -> None:
         import onnxruntime as ort
 
@@ -187,7 +183,6 @@ class CardReader:
         self.det_conf = det_conf
         self.uncertain_below = uncertain_below
         self.tiles = tiles
-        self.tta_below = tta_below
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ detector
@@ -253,36 +248,17 @@ class CardReader:
         return boxes[keep], scores[keep]
 
     # ------------------------------------------------------------------------------ classifier
-    def _probs(
-        self, image: np.ndarray, boxes: np.ndarray, scale: float, shift: tuple[float, float]
-    ) -> np.ndarray:
-        crops = np.stack([crop_index(image, tuple(b), self.crop_size, scale, shift) for b in boxes])
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 53) for the crops around ``boxes``."""
+        if len(boxes) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        crops = np.stack(
+            [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
+        )
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)
-
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, 53) for the crops around ``boxes``.
-
-        Crops the classifier is unsure about (top probability under ``tta_below``) get a second
-        opinion: the mean over slightly rescaled and shifted crops.
-        """
-        if len(boxes) == 0:
-            return np.zeros((0, len(self.classes)), np.float32)
-        p = self._probs(image, boxes, self.crop_scale, (0.0, 0.0))
-        unsure = np.nonzero(p.max(1) < self.tta_below)[0]
-        if len(unsure):
-            views = [p[unsure]]
-            for k, sh in (
-                (0.9, (0.0, 0.0)),
-                (1.12, (0.0, 0.0)),
-                (1.0, (0.04, 0.04)),
-                (1.0, (-0.04, -0.04)),
-            ):
-                views.append(self._probs(image, boxes[unsure], self.crop_scale * k, sh))
-            p[unsure] = np.mean(views, 0)
-        return p
 
     # ------------------------------------------------------------------------------ reading
     def read(self, image: np.ndarray) -> Reading:
