@@ -194,16 +194,14 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         "missed": ",".join(missed),
         "review_at": review_at,
     }
-    tallies = [
-        {"player_id": drill.player_id, "category": c, "seen": 1, "missed": int(c in missed)}
-        | {"seconds": seconds}
-        for c in drill.categories.split(",")
-        if c
-    ]
+    added = _skill_rows(
+        drill.player_id,
+        drills.tally([(_categories(drill.categories), grade.missed_categories, seconds)]),
+    )
     with write_lock():
         db.execute(_INSERT_ANSWER, answer)
-        if tallies:
-            db.execute(_skills_upsert(db), tallies)
+        if added:
+            db.execute(_skills_upsert(db), added)
         db.commit()
     return grade, seconds
 
@@ -259,11 +257,13 @@ def rebuild_skills(db: Session, player_id: int) -> None:
     )
     db.execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
     if totals:
-        db.execute(
-            insert(SKILLS),
-            [
-                {"player_id": player_id, "category": c.value}
-                | {"seen": s.seen, "missed": s.missed, "seconds": s.seconds}
-                for c, s in totals.items()
-            ],
-        )
+        db.execute(insert(SKILLS), _skill_rows(player_id, totals))
+
+
+def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str, Any]]:
+    """``skills`` rows for the player's tallies."""
+    return [
+        {"player_id": player_id, "category": c.value}
+        | {"seen": t.seen, "missed": t.missed, "seconds": t.seconds}
+        for c, t in totals.items()
+    ]

@@ -75,3 +75,17 @@ def test_speed_counts_only_hands_and_cribs(
         (day,) = progress.days(get_session(), player)
     assert (day.answers, day.correct, day.hands) == (2, 0, 1)
     assert day.seconds_per_hand == 4.0  # the pegging answer's 0.5 s is not in it
+
+
+def test_tallies_kept_per_answer_match_a_recount(app: Flask, client: FlaskClient) -> None:
+    """The tallies added answer by answer equal :func:`web.training.rebuild_skills`'s recount."""
+    for kind, points in [("hand", 0), ("crib", 99), ("pegging", 99), ("hand", 99), ("discard", 0)]:
+        drill = client.get(f"/api/drills/next?kind={kind}").json
+        body = {"discard": drill["cards"][:2]} if kind == "discard" else {"points": points}
+        assert client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code == 200
+    with app.app_context():
+        db = get_session()
+        player_id = db.scalars(select(Player.id)).one()
+        kept = web.training.tallies(db, player_id)
+        web.training.rebuild_skills(db, player_id)
+        assert kept and web.training.tallies(db, player_id) == kept
