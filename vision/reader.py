@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import struct
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -37,7 +38,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
-from vision.crops import crop_index
+from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 
 MAX_PIXELS = 40_000_000
@@ -176,9 +177,13 @@ class CardReader:
         )
         meta = json.loads((models_dir / "card_classifier.json").read_text())
         self.classes: list[str] = meta["classes"]
-        self.crop_size = int(meta.get("crop_size", 64))
-        self.crop_scale = float(meta.get("crop_scale", 1.35))
-        shape = self.det.get_inputs()[0].shape
+        self._none = self.classes.index("none") if "none" in self.classes else -1
+        self.crop_size = int(meta.get("crop_size", CROP_SIZE))
+        self.crop_scale = float(meta.get("crop_scale", CROP_SCALE))
+        det_input = self.det.get_inputs()[0]
+        self._det_input = det_input.name
+        self._cls_input = self.cls.get_inputs()[0].name
+        shape = det_input.shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
         self.det_conf = det_conf
         self.uncertain_below = uncertain_below
@@ -196,7 +201,7 @@ class CardReader:
         px, py = (self.imgsz - nw) // 2, (self.imgsz - nh) // 2
         canvas[py : py + nh, px : px + nw] = cv2.resize(img, (nw, nh), interpolation=interp)
         x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
-        out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]  # (5, N)
+        out = self.det.run(None, {self._det_input: x})[0][0]  # (5, N)
         scores = out[4]
         k = scores >= self.det_conf
         if not k.any():
@@ -256,7 +261,7 @@ class CardReader:
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        logits = self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0]
+        logits = self.cls.run(None, {self._cls_input: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)
 
@@ -270,8 +275,6 @@ class CardReader:
         Returns:
             (Reading): Cards with confidences and boxes, and the starter guess.
         """
-        import time
-
         t0 = time.perf_counter()
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -280,21 +283,16 @@ class CardReader:
         with self._lock:
             boxes, det_scores = self.detect(image)
             probs = self.classify(image, boxes)
-        none = self.classes.index("none") if "none" in self.classes else -1
         cand = []
         for b, ds, p in zip(boxes, det_scores, probs, strict=True):
             k = int(p.argmax())
-            if k == none:
+            if k == self._none:  # not a corner index
                 continue
-            pc = p.copy()
-            if none >= 0:
-                pc[none] = 0
-            k = int(pc.argmax())
-            cand.append((self.classes[k], float(pc[k]), float(ds), tuple(float(v) for v in b)))
+            cand.append((self.classes[k], float(p[k]), float(ds), tuple(float(v) for v in b)))
         cards = _merge_corners(cand)
         out = [DetectedCard(c, conf, box, conf < self.uncertain_below) for c, conf, box in cards]
         out.sort(key=lambda c: (c.center[0], c.center[1]))
-        st = starter_index([c.center for c in out]) if len(out) >= 3 else None
+        st = starter_index([c.center for c in out])
         h, w = image.shape[:2]
         return Reading(out, st, (w, h), time.perf_counter() - t0)
 
