@@ -19,7 +19,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from .breakdown import Kind, ScoreItem
 from .cards import DECK, Card, HandSizeError, Suit, as_card, check_distinct
@@ -505,9 +505,14 @@ CRIB_FLUSH_NOTE = (
 
 def _points(answer: Mapping[str, Any]) -> int:
     points = answer.get("points")
-    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 99:
+    if not _is_points(points, 99):
         raise ValueError(f"'points' must be a whole number from 0 to 99, got {points!r}")
     return points
+
+
+def _is_points(value: object, top: int) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number from 0 to ``top`` (JSON ``true`` is not 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= top
 
 
 def _claims(by_kind: Any) -> dict[Kind, int]:
@@ -520,7 +525,7 @@ def _claims(by_kind: Any) -> dict[Kind, int]:
         kind = next((k for k in SHOW_KINDS if k.value == name), None)
         if kind is None:
             raise ValueError(f"unknown kind {name!r} in 'by_kind' (use: {names})")
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 29:
+        if not _is_points(points, 29):
             raise ValueError(f"points for {name!r} must be a whole number from 0 to 29")
         claims[kind] = points
     return claims
