@@ -63,8 +63,16 @@ def as_player(work: Callable[[Session, int], T]) -> T:
 
 def current_player() -> Player | None:
     """The player on this browser, if any (guests included); no guest is created."""
-    player_id = session.get("player_id")
+    player_id = session_player_id()
     return None if player_id is None else get_session().get(Player, player_id)
+
+
+def _sign_in(player: Player) -> None:
+    """This browser now plays as the registered ``player``, in a fresh session."""
+    session.clear()
+    session.permanent = True
+    session["player_id"] = player.id
+    session["username"] = player.username
 
 
 def _form_problem(username: str, password: str) -> str | None:
@@ -93,10 +101,7 @@ def register() -> str | Response:
             player.username = username
             player.password_hash = generate_password_hash(password)
             db.commit()
-            session.clear()
-            session.permanent = True
-            session["player_id"] = player.id
-            session["username"] = username
+            _sign_in(player)
             return redirect(url_for("pages.progress"))
         flash(error)
     return render_template("auth/register.html")
@@ -117,10 +122,7 @@ def login() -> str | Response:
         guest = current_player()
         if guest is not None and guest.username is None and guest.id != player.id:
             _merge_guest(guest.id, player.id)
-        session.clear()
-        session.permanent = True
-        session["player_id"] = player.id
-        session["username"] = username
+        _sign_in(player)
         return redirect(url_for("pages.home"))
     return render_template("auth/login.html")
 
