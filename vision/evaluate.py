@@ -14,13 +14,18 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 
 from vision import MODELS_DIR
+
+if TYPE_CHECKING:
+    from vision.reader import Reading
 
 
 @dataclass
@@ -74,6 +79,21 @@ class SubsetScore:
             "median_seconds": round(statistics.median(self.seconds), 4) if self.seconds else None,
         }
 
+    def record(
+        self, reading: Reading, truth: list[str], seconds: float, complete: bool = True
+    ) -> tuple[int, int, int]:
+        """Count one photo's reading against its labels; returns its (tp, fp, fn)."""
+        pred = reading.certain_cards
+        tp, fp, fn = score_image(pred, truth, complete)
+        self.images += 1
+        self.tp, self.fp, self.fn = self.tp + tp, self.fp + fp, self.fn + fn
+        self.uncertain += sum(c.uncertain for c in reading.cards)
+        self.seconds.append(seconds)
+        if 1 <= len(truth) <= 6:
+            self.hands += 1
+            self.hands_exact += int(Counter(pred) == Counter(truth))
+        return tp, fp, fn
+
     def add(self, other: SubsetScore) -> None:
         """Accumulate ``other`` into this score."""
         for k in ("images", "tp", "fp", "fn", "uncertain", "hands", "hands_exact"):
@@ -113,8 +133,6 @@ def evaluate(
     Returns:
         (dict[str, SubsetScore]): Scores by source, plus ``"all"``.
     """
-    import time
-
     from vision.reader import decode_image, load_reader
 
     data_dir = Path(data_dir)
@@ -135,15 +153,7 @@ def evaluate(
         pred = reading.certain_cards
         truth = list(lab["cards"])
         complete = bool(lab.get("labels_complete", True))
-        tp, fp, fn = score_image(pred, truth, complete)
-        s = scores[src]
-        s.images += 1
-        s.tp, s.fp, s.fn = s.tp + tp, s.fp + fp, s.fn + fn
-        s.uncertain += sum(c.uncertain for c in reading.cards)
-        s.seconds.append(dt)
-        if 1 <= len(truth) <= 6:
-            s.hands += 1
-            s.hands_exact += int(Counter(pred) == Counter(truth))
+        _tp, fp, fn = scores[src].record(reading, truth, dt, complete)
         if verbose and (fp or fn):
             miss = sorted((Counter(truth) - Counter(pred)).elements())
             extra = sorted((Counter(pred) - Counter(truth)).elements())
@@ -167,8 +177,6 @@ def evaluate_synthetic(
 
     The truth per scene is the set of cards with at least one labelled (visible) corner index.
     """
-    import time
-
     from vision.reader import load_reader
 
     data_dir = Path(data_dir)
@@ -180,15 +188,7 @@ def evaluate_synthetic(
         img = cv2.imread(str(data_dir / row["file"]))
         t0 = time.perf_counter()
         reading = reader.read(img)
-        s.seconds.append(time.perf_counter() - t0)
-        pred, truth = reading.certain_cards, list(row["cards"])
-        tp, fp, fn = score_image(pred, truth)
-        s.images += 1
-        s.tp, s.fp, s.fn = s.tp + tp, s.fp + fp, s.fn + fn
-        s.uncertain += sum(c.uncertain for c in reading.cards)
-        if 1 <= len(truth) <= 6:
-            s.hands += 1
-            s.hands_exact += int(Counter(pred) == Counter(truth))
+        s.record(reading, list(row["cards"]), time.perf_counter() - t0)
     return s
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
-from vision.evaluate import evaluate, score_image
+from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import DetectedCard, Reading, load_reader, read_image_bytes, starter_index
 from vision.synth.faces import Deck
 from vision.synth.scene import make_scene
@@ -66,6 +66,17 @@ def test_evaluate_function(real_dir: Path) -> None:
     scores = evaluate(real_dir, limit=3)
     assert set(scores) == {"bidly_gold", "edje_tfod", "all"}
     assert scores["all"].images == 6 and 0 <= scores["all"].recall <= 1
+
+
+def test_subset_score_records_one_photo() -> None:
+    """Only confident cards are predictions; a hand is exact when its multiset matches."""
+    cards = [DetectedCard("5H", 0.9, (0, 0, 1, 1)), DetectedCard("QS", 0.4, (2, 0, 3, 1), True)]
+    s = SubsetScore()
+    assert s.record(Reading(cards), ["5H", "QS"], 0.25) == (1, 0, 1)
+    assert s.record(Reading(cards[:1]), ["5H"], 0.5) == (1, 0, 0)
+    assert s.record(Reading(cards[:1]), [], 0.5, complete=False) == (0, 0, 0)
+    assert (s.images, s.tp, s.fp, s.fn, s.uncertain) == (3, 2, 0, 1, 1)
+    assert (s.hands, s.hands_exact, s.seconds) == (2, 1, [0.25, 0.5, 0.5])
 
 
 def test_starter_is_the_card_set_apart() -> None:
