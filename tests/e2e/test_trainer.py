@@ -3,9 +3,11 @@ registering, progress, and a phone-sized screen."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from trainer import Kind, score_show
@@ -14,6 +16,19 @@ from trainer.drills import DAILY_KINDS, SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg
 
 PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page on a 390×844 touch phone, closed after the test (pass or fail)."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
+
+
+def scroll_width(page: Page) -> int:
+    """How wide the page scrolls (wider than the screen: it scrolls sideways)."""
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))
 
 
 def right_answer(drill: dict[str, Any]) -> int:
@@ -83,10 +98,9 @@ def test_daily_by_keyboard_then_register(browser: Browser, server: str, shots: P
     context.close()
 
 
-def test_phone_practice_by_touch(browser: Browser, server: str, shots: Path) -> None:
+def test_phone_practice_by_touch(phone: Page, server: str, shots: Path) -> None:
     """On a 390×844 phone the cards fit, the keypad answers, and nothing scrolls sideways."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{server}/practice/hand")
     cards = page.locator("#cards .card")
     expect(cards).to_have_count(5)
@@ -100,16 +114,13 @@ def test_phone_practice_by_touch(browser: Browser, server: str, shots: Path) -> 
     page.locator('#pad button[data-key="Enter"]').tap()
     expect(page.locator("#feedback")).to_be_visible()
     expect(page.locator("#verdict")).to_have_class("verdict wrong")
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
+    assert scroll_width(page) <= PHONE["width"]
     page.screenshot(path=shots / "phone-feedback.png", full_page=True)
-    context.close()
 
 
-def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None:
+def test_score_page_on_phone(phone: Page, server: str, shots: Path) -> None:
     """Tap the cards of a dispute, score it, and get a shareable URL with every item."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page = phone
     page.goto(f"{server}/score")
     for card in ("5H", "5D", "5C", "JS", "5S"):
         page.locator(f'#picker button[data-card="{card}"]').tap()
@@ -122,15 +133,13 @@ def test_score_page_on_phone(browser: Browser, server: str, shots: Path) -> None
     expect(page.locator(".result .item")).to_have_count(len(items))
     page.locator(".result .item").last.tap()  # his nobs: the jack lifts
     expect(page.locator(".result .card.hl")).to_have_attribute("data-card", "JS")
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert scroll_width(page) <= PHONE["width"]
     page.screenshot(path=shots / "phone-score.png", full_page=True)
-    context.close()
 
 
-def test_phone_pegging_and_discard_by_touch(browser: Browser, server: str, shots: Path) -> None:
+def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Path) -> None:
     """Pegging by the keypad and a discard by tapping two cards, each with its feedback."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
+    page = phone
     with page.expect_response("**/api/drills/next*") as dealt:
         page.goto(f"{server}/practice/pegging")
     drill = dealt.value.json()
@@ -156,8 +165,7 @@ def test_phone_pegging_and_discard_by_touch(browser: Browser, server: str, shots
     )
     expect(page.locator("table.ev-table tr.chosen")).to_have_count(1)
     page.screenshot(path=shots / "phone-discard.png", full_page=True)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    context.close()
+    assert scroll_width(page) <= PHONE["width"]
 
 
 def test_sprint_counts_and_misses_cost_time(browser: Browser, server: str, shots: Path) -> None:
@@ -181,7 +189,7 @@ def test_sprint_counts_and_misses_cost_time(browser: Browser, server: str, shots
 
 
 def test_photo_read_correct_and_score(
-    browser: Browser, server: str, shots: Path, tmp_path: Path
+    browser: Browser, phone: Page, server: str, shots: Path, tmp_path: Path
 ) -> None:
     """Photograph the trainer's own cards, read them with the card reader, fix, and score.
 
@@ -195,7 +203,7 @@ def test_photo_read_correct_and_score(
     page.locator(".result .cards").screenshot(path=photo)
     page.close()
 
-    page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = phone
     page.goto(f"{server}/photo")
     page.set_input_files("#image", photo)
     with page.expect_response("**/api/read") as read:
@@ -214,8 +222,7 @@ def test_photo_read_correct_and_score(
         page.locator("#rescore").tap()
         expect(page.locator("#photo-total")).to_contain_text("29")
     page.screenshot(path=shots / "phone-photo.png", full_page=True)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    page.close()
+    assert scroll_width(page) <= PHONE["width"]
 
 
 def test_count_by_kind(browser: Browser, server: str, shots: Path) -> None:
