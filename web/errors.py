@@ -27,9 +27,10 @@ def handle_value(error: ValueError) -> ResponseReturnValue:
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
-    """Anything else: logged, and a 500 without internals."""
-    if isinstance(error, HTTPException):
-        return handle_http(error)
+    """Anything else: logged, and a 500 without internals.
+
+    HTTP errors never get here: Flask picks the most specific handler, :func:`handle_http`.
+    """
     current_app.logger.exception("unhandled error on %s", request.path)
     return handle_http(InternalServerError("something went wrong on our side"))
 

@@ -427,3 +427,11 @@ def test_score_other_rules(client: FlaskClient) -> None:
     assert response.json["total"] == score_show(["5H", "5D", "JS"], "5C", rules=FIVE_CARD).total
     bad = client.post("/api/score", json=body | {"rules": "seven-card"})
     assert bad.status_code == 400 and "unknown rule set" in bad.json["error"]
+
+
+def test_http_errors_keep_their_code_beside_the_catch_all(client: FlaskClient) -> None:
+    """The catch-all for unexpected errors does not turn a 405 or 404 into a 500."""
+    wrong_method = client.get("/api/score")
+    assert wrong_method.status_code == 405 and "error" in wrong_method.json
+    page = client.get("/no-such-page")
+    assert page.status_code == 404 and "<" in page.get_data(as_text=True)
