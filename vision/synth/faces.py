@@ -80,6 +80,12 @@ class Deck:
     four_corners: bool = False
     back: np.ndarray | None = None
 
+    @property
+    def face_size(self) -> tuple[int, int]:
+        """(height, width) of every face image."""
+        h, w = next(iter(self.faces.values())).shape[:2]
+        return h, w
+
 
 def _svg_id(deck: str, card: str) -> str:
     rank, suit = card[:-1], card[-1]
@@ -323,7 +329,7 @@ def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
         img[:ch, :cw] = corner[:ch, :cw]
         img[h - ch :, w - cw :] = corner[:ch, :cw][::-1, ::-1]
         if four:
-            img[:ch, w - cw :] = corner[:ch, :cw][:, ::-1] if False else corner[:ch, :cw]
+            img[:ch, w - cw :] = corner[:ch, :cw]
             img[h - ch :, :cw] = corner[:ch, :cw][::-1, ::-1]
         # centre: pips or a big symbol for courts / aces
         if rank in ("J", "Q", "K"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision import CARDS
 from vision.synth.backgrounds import background
 from vision.synth.effects import apply_camera
 from vision.synth.faces import Deck
@@ -105,7 +106,7 @@ def _scale(s: float) -> np.ndarray:
 
 def _card_m(deck: Deck, ch: float, cx: float, cy: float, ang: float) -> np.ndarray:
     """Face pixels -> table: scale to height ``ch``, rotate by ``ang``, centre at (cx, cy)."""
-    h, w = next(iter(deck.faces.values())).shape[:2]
+    h, w = deck.face_size
     return _trans(cx, cy) @ _rot(ang) @ _scale(ch / h) @ _trans(-w / 2, -h / 2)
 
 
@@ -282,7 +283,7 @@ def _chip(rng: np.random.Generator, d: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _back(rng: np.random.Generator, deck: Deck) -> np.ndarray:
-    h, w = next(iter(deck.faces.values())).shape[:2]
+    h, w = deck.face_size
     if deck.back is not None and rng.random() < 0.7:
         return cv2.resize(deck.back, (w, h))
     img = np.full((h, w, 3), 255, np.uint8)
@@ -295,7 +296,7 @@ def _back(rng: np.random.Generator, deck: Deck) -> np.ndarray:
 
 def index_quads(deck: Deck) -> list[np.ndarray]:
     """Corner-index quads in face pixels: top-left, bottom-right (180°), others if printed."""
-    h, w = next(iter(deck.faces.values())).shape[:2]
+    h, w = deck.face_size
     x1, y1, x2, y2 = deck.index_box
     tl = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64)
     quads = [tl, np.array([w, h]) - tl]
@@ -353,12 +354,7 @@ def make_scene(
     lo, hi = (0.08, 0.3) if layout == "bridge" else (0.1, 0.6)
     ch = short * float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
     deck = decks[rng.integers(len(decks))]
-    all_cards = [
-        r + s
-        for s in "CDHS"
-        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-    ]
-    chosen = list(rng.permutation(all_cards)[: many + 2])
+    chosen = list(rng.permutation(CARDS)[: many + 2])
 
     # table plane == image plane before the camera homography; place groups around the centre
     placed: list[_Placed] = []
@@ -412,12 +408,13 @@ def make_scene(
         img, mk = _chip(rng, ch * rng.uniform(0.15, 0.4))
         _paint(canvas, owner, img, mk, cam @ _trans(rng.uniform(0, W), rng.uniform(0, H)), -1, 2)
 
-    fh, fw = next(iter(deck.faces.values())).shape[:2]
+    fh, fw = deck.face_size
     mask = _rounded_mask(fh, fw, 0.06 * fw)
     edge = np.array(rng.uniform(90, 200, 3))
     cards: list[str] = []
     quads: list[tuple[str, int, np.ndarray]] = []
     sh = max(1.0, ch * rng.uniform(0.0, 0.04))
+    face_quads = index_quads(deck)
     for p in placed:
         h = cam @ p.m
         if p.card is None:
@@ -428,7 +425,7 @@ def make_scene(
         cid = len(cards)
         cards.append(p.card)
         _paint(canvas, owner, face, mask, h, cid, sh)
-        for q in index_quads(deck):
+        for q in face_quads:
             quads.append((p.card, cid, cv2.perspectiveTransform(q[None], h)[0]))
 
     # fingers holding a hand, sometimes over corners
