@@ -149,7 +149,7 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
     existing = list(db.execute(query.order_by(DRILLS.c.position)))
     if existing:
         return existing
-    deals = zip(drills.daily(date), drills.DAILY_LEVELS, strict=True)
+    deals = zip(_daily_deals(date), drills.DAILY_LEVELS, strict=True)
     rows = [
         _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
         for position, (deal, level) in enumerate(deals)
@@ -158,6 +158,13 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
         db.execute(insert(DRILLS), rows)
         db.commit()
     return list(db.execute(query.order_by(DRILLS.c.position)))
+
+
+@functools.lru_cache(maxsize=4)
+def _daily_deals(date: str) -> tuple[Deal, ...]:
+    """The daily challenge's deals: the same for every player, so dealt once per date (the
+    API opens yesterday's, today's and tomorrow's)."""
+    return tuple(drills.daily(date))
 
 
 def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
