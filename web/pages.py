@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
@@ -17,6 +18,11 @@ from .auth import current_player
 from .db import get_session
 
 bp = Blueprint("pages", __name__)
+
+
+def checked(values: Mapping[str, str], name: str) -> bool:
+    """A checkbox or URL flag: on unless missing, empty, ``0`` or ``false``."""
+    return values.get(name, "") not in ("", "0", "false")
 
 
 @bp.get("/")
@@ -45,7 +51,7 @@ def score() -> tuple[str, int]:
     """
     cards = request.args.get("cards", "")
     starter = request.args.get("starter", "")
-    crib = request.args.get("crib", "") not in ("", "0", "false")
+    crib = checked(request.args, "crib")
     context: dict[str, Any] = {"cards": cards, "starter": starter, "crib": crib}
     status = 200
     try:
@@ -65,7 +71,7 @@ def score() -> tuple[str, int]:
 def score_pegging() -> tuple[str, int]:
     """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating."""
     play = request.args.get("play", "")
-    end = request.args.get("end", "") not in ("", "0", "false")
+    end = checked(request.args, "end")
     context: dict[str, Any] = {"play": play, "end": end}
     status = 200
     if play.strip():

@@ -10,6 +10,8 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
+from .pages import checked
+
 bp = Blueprint("photo", __name__)
 
 
@@ -38,7 +40,7 @@ def read() -> dict[str, Any]:
         reading = read_image_bytes(upload.read())  # an ImageError is a ValueError: a 400
     except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
         abort(503, f"the card reader is not available: {error}")
-    crib = request.form.get("crib", "") not in ("", "0", "false")
+    crib = checked(request.form, "crib")
     starter = request.form.get("starter") or None
     result: dict[str, Any] = summarize(reading, starter, crib)  # bad starter: ValueError, 400
     result["image_size"] = list(reading.image_size)
