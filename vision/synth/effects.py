@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -95,24 +97,24 @@ def jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
 
 
+CHAIN: tuple[tuple[float, Callable[[np.ndarray, np.random.Generator], np.ndarray]], ...] = (
+    (0.8, exposure),
+    (0.5, lighting),
+    (0.3, shadow),
+    (0.2, glare),
+    (0.45, blur),
+    (0.25, low_resolution),
+    (0.6, sensor_noise),
+)
+"""Float-image effects after the colour temperature, in order, each with its probability."""
+
+
 def apply_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Apply a random chain of camera effects to a uint8 BGR image; returns uint8 BGR."""
-    x = img.astype(np.float32)
-    x = color_temperature(x, rng)
-    if rng.random() < 0.8:
-        x = exposure(x, rng)
-    if rng.random() < 0.5:
-        x = lighting(x, rng)
-    if rng.random() < 0.3:
-        x = shadow(x, rng)
-    if rng.random() < 0.2:
-        x = glare(x, rng)
-    if rng.random() < 0.45:
-        x = blur(x, rng)
-    if rng.random() < 0.25:
-        x = low_resolution(x, rng)
-    if rng.random() < 0.6:
-        x = sensor_noise(x, rng)
+    x = color_temperature(img.astype(np.float32), rng)
+    for p, effect in CHAIN:
+        if rng.random() < p:
+            x = effect(x, rng)
     out = np.clip(x, 0, 255).astype(np.uint8)
     if rng.random() < 0.7:
         out = jpeg(out, rng)
