@@ -26,6 +26,14 @@ def phone(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+def goto_drill(page: Page, url: str) -> dict[str, Any]:
+    """Open a drill page and return the drill its script was dealt."""
+    with page.expect_response("**/api/drills/next*") as dealt:
+        page.goto(url)
+    drill: dict[str, Any] = dealt.value.json()
+    return drill
+
+
 def scroll_width(page: Page) -> int:
     """How wide the page scrolls (wider than the screen: it scrolls sideways)."""
     return int(page.evaluate("() => document.documentElement.scrollWidth"))
@@ -140,9 +148,7 @@ def test_score_page_on_phone(phone: Page, server: str, shots: Path) -> None:
 def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Path) -> None:
     """Pegging by the keypad and a discard by tapping two cards, each with its feedback."""
     page = phone
-    with page.expect_response("**/api/drills/next*") as dealt:
-        page.goto(f"{server}/practice/pegging")
-    drill = dealt.value.json()
+    drill = goto_drill(page, f"{server}/practice/pegging")
     expect(page.locator("#cards .card.just")).to_have_attribute("data-card", drill["card"])
     expect(page.locator("#prompt")).to_contain_text(f"making {drill['count']}.")
     for key in str(right_answer(drill)):
@@ -151,9 +157,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
     expect(page.locator("#verdict")).to_have_class("verdict right")
     page.screenshot(path=shots / "phone-pegging.png", full_page=True)
 
-    with page.expect_response("**/api/drills/next*") as dealt:
-        page.goto(f"{server}/practice/discard")
-    drill = dealt.value.json()
+    drill = goto_drill(page, f"{server}/practice/discard")
     options = analyze_discards(drill["cards"], drill["dealer"])
     worst = [str(c) for c in options[-1].discard]
     for card in worst:
@@ -171,9 +175,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
 def test_sprint_counts_and_misses_cost_time(browser: Browser, server: str, shots: Path) -> None:
     """A right count adds to the tally; a wrong one takes the penalty off the clock."""
     page = browser.new_page()
-    with page.expect_response("**/api/drills/next*") as dealt:
-        page.goto(f"{server}/sprint")
-    drill = dealt.value.json()
+    drill = goto_drill(page, f"{server}/sprint")
     assert drill["mode"] == "sprint"
     answer_by_keyboard(page, drill, right_answer(drill))
     expect(page.locator("#tally")).to_have_text("1 right")
@@ -228,10 +230,8 @@ def test_photo_read_correct_and_score(
 def test_count_by_kind(browser: Browser, server: str, shots: Path) -> None:
     """Counting kind by kind: Tab between the boxes, Enter; the wrong kinds are flagged."""
     page = browser.new_page(viewport={"width": 1000, "height": 900})
-    with page.expect_response("**/api/drills/next*") as dealt:
-        page.goto(f"{server}/practice/hand?difficulty=dense")
+    drill = goto_drill(page, f"{server}/practice/hand?difficulty=dense")
     page.check("#bykind")
-    drill = dealt.value.json()
     points = score_show(drill["hand"], drill["starter"]).points_by_kind()
     claims = [points.get(kind, 0) for kind in SHOW_KINDS]
     claims[0] = max(0, claims[0] - 2)  # two short on fifteens
