@@ -241,7 +241,8 @@ def train_classifier(
     xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
     model = IndexNet(len(CLASS_NAMES), width).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
-    steps = epochs * max(1, (len(xtr) + batch - 1) // batch)
+    per_epoch = max(1, (len(xtr) + batch - 1) // batch)
+    steps = epochs * per_epoch
     run = project / name
     run.mkdir(parents=True, exist_ok=True)
     ck = run / "last.pt"
@@ -253,7 +254,7 @@ def train_classifier(
         start, best = st["epoch"] + 1, st["best"]
     t0 = time.time()
     budget = minutes * 60 if minutes else float("inf")
-    step = start * max(1, (len(xtr) + batch - 1) // batch)
+    step = start * per_epoch
     progress = 0.0
     for ep in range(start, epochs):
         model.train()
