@@ -89,22 +89,33 @@ def register() -> str | Response:
     if request.method == "POST":
         username = request.form.get("username", "").strip()
         password = request.form.get("password", "")
-        db = get_session()
-        error = _form_problem(username, password)
-        if error is None and db.scalar(select(Player.id).where(Player.username == username)):
-            error = f"The username {username!r} is taken."
+        error = _form_problem(username, password) or _claim(username, password)
         if error is None:
-            player = current_player()
-            if player is None or player.username is not None:
-                player = Player(created_at=time.time())
-                db.add(player)
-            player.username = username
-            player.password_hash = generate_password_hash(password)
-            db.commit()
-            _sign_in(player)
             return redirect(url_for("pages.progress"))
         flash(error)
     return render_template("auth/register.html")
+
+
+def _claim(username: str, password: str) -> str | None:
+    """Give this browser's guest (or a new player) the account and sign in; or say why not.
+
+    The unique username is the check, so two registrations racing for one name cannot both
+    win (the loser is told it is taken, and its guest is left as it was).
+    """
+    db = get_session()
+    player = current_player()
+    if player is None or player.username is not None:
+        player = Player(created_at=time.time())
+        db.add(player)
+    player.username = username
+    player.password_hash = generate_password_hash(password)
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        return f"The username {username!r} is taken."
+    _sign_in(player)
+    return None
 
 
 @bp.route("/login", methods=("GET", "POST"))

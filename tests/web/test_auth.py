@@ -74,6 +74,19 @@ def test_username_taken(app: Flask, auth: AuthActions) -> None:
     assert "is taken" in response.get_data(as_text=True)
 
 
+def test_taken_username_leaves_the_guest_as_it_was(app: Flask, auth: AuthActions) -> None:
+    """A guest refused a taken name keeps its answers, and keeps them into another name."""
+    auth.register()
+    other = app.test_client()
+    answer_one(other)
+    response = AuthActions(other).register()
+    assert "is taken" in response.get_data(as_text=True)
+    page = other.get("/progress").get_data(as_text=True)
+    assert "Guest" in page and 'id="done">1<' in page
+    assert AuthActions(other).register(username="bob").status_code == 302
+    assert 'id="done">1<' in other.get("/progress").get_data(as_text=True)
+
+
 def test_wrong_password_and_logout(app: Flask, client: FlaskClient, auth: AuthActions) -> None:
     """A wrong password is a 401; logging out leaves a fresh guest."""
     auth.register()
