@@ -216,10 +216,10 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
 def _shown_for(given: dict[str, Any]) -> float:
     """Seconds the page says the drill was on screen (``"seconds"``), or no limit.
 
-    :raises ValueError: when ``"seconds"`` is given but is not a number.
-
     The server's clock runs from the deal; a daily challenge is dealt all at once, so the
     page's own timer is what separates its six answers. It can only shorten the server's.
+
+    :raises ValueError: when ``"seconds"`` is given but is not a number.
     """
     shown = given.get("seconds")
     if shown is None:
