@@ -266,11 +266,13 @@ class CardReader:
         return e / e.sum(1, keepdims=True)
 
     # ------------------------------------------------------------------------------ reading
-    def read(self, image: np.ndarray) -> Reading:
+    def read(self, image: np.ndarray, scale: float = 1.0) -> Reading:
         """Read the cards in a BGR photo.
 
         Args:
             image (np.ndarray): uint8 BGR image (H, W, 3); grayscale and BGRA are converted.
+            scale (float): Photo pixels per ``image`` pixel when the photo was decoded at reduced
+                size; boxes and ``image_size`` are then given in the photo's pixels.
 
         Returns:
             (Reading): Cards with confidences and boxes, and the starter guess.
@@ -290,11 +292,19 @@ class CardReader:
                 continue
             cand.append((self.classes[k], float(p[k]), float(ds), tuple(float(v) for v in b)))
         cards = _merge_corners(cand)
-        out = [DetectedCard(c, conf, box, conf < self.uncertain_below) for c, conf, box in cards]
+        out = [
+            DetectedCard(
+                c,
+                conf,
+                (b[0] * scale, b[1] * scale, b[2] * scale, b[3] * scale),
+                conf < self.uncertain_below,
+            )
+            for c, conf, b in cards
+        ]
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.center for c in out])
         h, w = image.shape[:2]
-        return Reading(out, st, (w, h), time.perf_counter() - t0)
+        return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
 
 
 def _merge_corners(
@@ -451,13 +461,7 @@ def read_image_bytes(
         TooManyCardsError: More than ``max_cards`` cards found.
     """
     img, f = _decode(data, MAX_PIXELS, reduce=True)
-    reading = load_reader(models_dir).read(img)
-    if f != 1.0:  # boxes back to the photo's full-size pixel coordinates
-        reading.cards = [
-            DetectedCard(c.card, c.confidence, tuple(v * f for v in c.box), c.uncertain)  # type: ignore[arg-type]
-            for c in reading.cards
-        ]
-        reading.image_size = (round(img.shape[1] * f), round(img.shape[0] * f))
+    reading = load_reader(models_dir).read(img, scale=f)
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "

@@ -62,6 +62,18 @@ def test_reads_shared_real_photos(real_dir: Path) -> None:
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.85, (tp, fp, fn)
 
 
+def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> None:
+    """A phone-size JPEG is decoded at half size, yet boxes and size are the photo's pixels."""
+    sc = make_scene(np.random.default_rng([4000, 1]), decks, size=(4000, 3000), effects=False)
+    reading = read_image_bytes(_jpeg(sc.image), max_cards=None)
+    assert reading.image_size == (4000, 3000)
+    full = {c.card: c.center for c in load_reader().read(sc.image).cards}
+    common = [c for c in reading.cards if c.card in full]
+    assert common
+    for c in common:
+        assert np.hypot(c.center[0] - full[c.card][0], c.center[1] - full[c.card][1]) < 40
+
+
 def test_evaluate_function(real_dir: Path) -> None:
     scores = evaluate(real_dir, limit=3)
     assert set(scores) == {"bidly_gold", "edje_tfod", "all"}
