@@ -402,6 +402,13 @@ REDUCE_ABOVE = 2600
 """JPEGs whose longer side exceeds this are decoded at half size (DCT scaling, about 2x faster)."""
 
 
+def _too_many_pixels(w: int, h: int, max_pixels: int) -> ImageError:
+    return ImageError(
+        f"The image has too many pixels ({w}x{h} = {w * h / 1e6:.0f} MP; "
+        f"limit {max_pixels / 1e6:.0f} MP). Please send a smaller photo."
+    )
+
+
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Decode uploaded bytes to a full-size BGR image, with clear errors.
 
@@ -421,11 +428,7 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
         )
     size = _header_size(data)
     if size is not None and size[0] * size[1] > max_pixels:
-        raise ImageError(
-            f"The image has too many pixels ({size[0]}x{size[1]} = "
-            f"{size[0] * size[1] / 1e6:.0f} MP; "
-            f"limit {max_pixels / 1e6:.0f} MP). Please send a smaller photo."
-        )
+        raise _too_many_pixels(*size, max_pixels)
     if _truncated(data):
         raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
     half = reduce and size is not None and data[:2] == b"\xff\xd8" and max(size) > REDUCE_ABOVE
@@ -433,11 +436,8 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
     img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if img is None or img.size == 0:
         raise ImageError("The file is not an image that can be read (use JPEG, PNG, WebP or BMP).")
-    if img.shape[0] * img.shape[1] > max_pixels:
-        raise ImageError(
-            f"The image has too many pixels ({img.shape[1]}x{img.shape[0]}; "
-            f"limit {max_pixels / 1e6:.0f} MP)."
-        )
+    if img.shape[0] * img.shape[1] > max_pixels:  # a format whose header is not parsed above
+        raise _too_many_pixels(img.shape[1], img.shape[0], max_pixels)
     factor = max(size) / max(img.shape[:2]) if half and size is not None else 1.0
     return img, factor
 

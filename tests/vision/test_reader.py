@@ -15,7 +15,14 @@ import pytest
 from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.evaluate import SubsetScore, evaluate, score_image
-from vision.reader import DetectedCard, Reading, load_reader, read_image_bytes, starter_index
+from vision.reader import (
+    DetectedCard,
+    Reading,
+    decode_image,
+    load_reader,
+    read_image_bytes,
+    starter_index,
+)
 from vision.synth.faces import Deck
 from vision.synth.scene import make_scene
 
@@ -135,6 +142,18 @@ def test_too_many_pixels() -> None:
     png += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\x00" * 64 + b"IEND"
     with pytest.raises(ImageError, match="too many pixels"):
         read_image_bytes(png)
+
+
+@pytest.mark.parametrize("ext", [".png", ".jpg", ".webp", ".tiff"])
+def test_too_many_pixels_is_one_message_for_every_format(ext: str) -> None:
+    """Whether the size comes from the header or from decoding, the refusal reads the same."""
+    ok, buf = cv2.imencode(ext, np.full((100, 300, 3), 90, np.uint8))
+    assert ok
+    with pytest.raises(ImageError) as e:
+        decode_image(buf.tobytes(), max_pixels=20_000)
+    assert str(e.value) == (
+        "The image has too many pixels (300x100 = 0 MP; limit 0 MP). Please send a smaller photo."
+    )
 
 
 def test_no_cards() -> None:
