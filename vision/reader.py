@@ -349,11 +349,23 @@ def _load_reader(models_dir: str) -> CardReader:
 
 
 def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG, GIF, BMP or JPEG header without decoding; None if unknown."""
+    """(width, height) read from a PNG, GIF, WebP, BMP or JPEG header; None if unknown."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
         return struct.unpack("<HH", data[6:10])
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8 " and data[23:26] == b"\x9d\x01\x2a":  # lossy: 14-bit sizes
+            w, h = struct.unpack("<HH", data[26:30])
+            return w & 0x3FFF, h & 0x3FFF
+        if chunk == b"VP8L" and data[20] == 0x2F:  # lossless: 14-bit sizes minus one
+            bits = int.from_bytes(data[21:25], "little")
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        if chunk == b"VP8X":  # extended: 24-bit canvas sizes minus one
+            return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(
+                data[27:30], "little"
+            ) + 1
     if data[:2] == b"BM" and len(data) >= 26:
         w, h = struct.unpack("<ii", data[18:26])
         return abs(w), abs(h)

@@ -18,6 +18,7 @@ from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import (
     DetectedCard,
     Reading,
+    _header_size,
     decode_image,
     load_reader,
     read_image_bytes,
@@ -142,6 +143,23 @@ def test_too_many_pixels() -> None:
     png += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\x00" * 64 + b"IEND"
     with pytest.raises(ImageError, match="too many pixels"):
         read_image_bytes(png)
+
+
+@pytest.mark.parametrize(
+    ("channels", "quality"), [(3, 80), (3, 101), (4, 80)], ids=["lossy", "lossless", "extended"]
+)
+def test_webp_too_many_pixels_is_refused_before_decoding(channels: int, quality: int) -> None:
+    """WebP sizes are read from the header (VP8, VP8L and VP8X), like PNG, GIF, BMP and JPEG."""
+    ok, buf = cv2.imencode(
+        ".webp", np.zeros((123, 457, channels), np.uint8), [cv2.IMWRITE_WEBP_QUALITY, quality]
+    )
+    assert ok
+    assert _header_size(buf.tobytes()) == (457, 123)
+    # an extended WebP header claiming 16384 x 16384 pixels, with no image data behind it
+    vp8x = b"VP8X" + struct.pack("<I", 10) + b"\x00" * 4 + (16383).to_bytes(3, "little") * 2
+    bomb = b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x
+    with pytest.raises(ImageError, match="too many pixels \\(16384x16384"):
+        read_image_bytes(bomb)
 
 
 @pytest.mark.parametrize("ext", [".png", ".jpg", ".webp", ".tiff"])
