@@ -67,7 +67,7 @@ class SubsetScore:
         """Whole-hand-exact rate on photos of 1-6 cards."""
         return self.hands_exact / max(1, self.hands)
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, float | int | None]:
         """The figures :func:`format_scores` prints, for machines."""
         return {
             "images": self.images,
@@ -186,6 +186,8 @@ def evaluate_synthetic(
         rows = [json.loads(line) for line in f][:limit]
     for row in rows:
         img = cv2.imread(str(data_dir / row["file"]))
+        if img is None:
+            raise FileNotFoundError(f"cannot read scene image {data_dir / row['file']}")
         t0 = time.perf_counter()
         reading = reader.read(img)
         s.record(reading, list(row["cards"]), time.perf_counter() - t0)
