@@ -10,7 +10,7 @@ covered, or outside the frame, by more than ``1 - MIN_VISIBLE`` is not labelled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -65,6 +65,7 @@ class Scene:
         owner (np.ndarray): int16 map of the topmost card id per pixel (-1 background/occluder).
         cards (list[str]): Every face-up card placed, in card-id order.
         layout (str): Layout name.
+        starter (int | None): Card id of the starter set apart (``hand+starter`` layout only).
     """
 
     image: np.ndarray
@@ -74,7 +75,6 @@ class Scene:
     cards: list[str]
     layout: str
     starter: int | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def visible_cards(self) -> list[str]:
