@@ -20,6 +20,7 @@ import json
 import os
 from multiprocessing import Pool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,6 +28,9 @@ import numpy as np
 from vision import CACHE_DIR, CARDS
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
 from vision.synth.faces import Deck, load_decks
+
+if TYPE_CHECKING:
+    from vision.synth.scene import IndexLabel
 
 NONE_CLASS = len(CARDS)
 """Classifier label for crops that are not a corner index (hard negatives)."""
@@ -54,8 +58,8 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def scene_crops(
     rng: np.random.Generator,
     image: np.ndarray,
-    labels: list,
-    hidden: list,
+    labels: list[IndexLabel],
+    hidden: list[IndexLabel],
     n_pos: int = 2,
     n_neg: int = 2,
 ) -> tuple[list[np.ndarray], list[int]]:
