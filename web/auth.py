@@ -139,14 +139,20 @@ def login() -> str | Response:
 
 
 def _merge_guest(guest_id: int, player_id: int) -> None:
-    """Move a guest's drills and answers to ``player_id`` (the account's daily deals win)."""
+    """Move a guest's drills and answers to ``player_id``; nothing answered is lost.
+
+    Where both played the same day's challenge, the account's stays the daily one and the
+    guest's deals (with their answers) are kept as practice.
+    """
     db = get_session()
     taken = select(Drill.daily_date).where(
         Drill.player_id == player_id, Drill.daily_date.is_not(None)
     )
-    clash = select(Drill.id).where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
-    db.execute(delete(Answer).where(Answer.drill_id.in_(clash)))
-    db.execute(delete(Drill).where(Drill.id.in_(clash)))
+    db.execute(
+        update(Drill)
+        .where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
+        .values(mode="practice", daily_date=None, position=None)
+    )
     db.execute(update(Drill).where(Drill.player_id == guest_id).values(player_id=player_id))
     db.execute(update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id))
     db.execute(delete(Player).where(Player.id == guest_id))

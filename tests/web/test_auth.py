@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from trainer import score_show
 from web.db import get_session
-from web.models import Player
+from web.models import Drill, Player
 
 from .conftest import AuthActions
 
@@ -48,6 +48,23 @@ def test_login_on_another_device_and_merge(app: Flask, auth: AuthActions) -> Non
     assert 'id="done">2<' in page
     with app.app_context():
         assert len(get_session().scalars(select(Player)).all()) == 1
+
+
+def test_merge_keeps_a_guest_daily_the_account_also_played(app: Flask, auth: AuthActions) -> None:
+    """Both played today's challenge: the account's stays the daily, the guest's answers stay."""
+    auth.register()
+    mine = auth._client.get("/api/daily").json["drills"]
+    phone = app.test_client()
+    theirs = phone.get("/api/daily").json["drills"]
+    for client, drill in ((auth._client, mine[0]), (phone, theirs[0])):
+        total = score_show(drill["hand"], drill["starter"]).total
+        client.post(f"/api/drills/{drill['id']}/answer", json={"points": total})
+    assert AuthActions(phone).login().status_code == 302
+    assert 'id="done">2<' in phone.get("/progress").get_data(as_text=True)
+    assert [d["id"] for d in phone.get("/api/daily").json["drills"]] == [d["id"] for d in mine]
+    with app.app_context():
+        kept = get_session().get(Drill, theirs[0]["id"])
+        assert kept is not None and kept.mode == "practice" and kept.daily_date is None
 
 
 @pytest.mark.parametrize(
