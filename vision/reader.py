@@ -348,6 +348,9 @@ def _load_reader(models_dir: str) -> CardReader:
 # ---------------------------------------------------------------------------------- uploads
 
 
+_NOT_AN_IMAGE = "The file is not an image that can be read (use JPEG, PNG, WebP, BMP or GIF)."
+
+
 def _header_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) read from a PNG, GIF, WebP, BMP or JPEG header; None if unknown."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
@@ -439,7 +442,9 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
             f"The file is too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES / 1e6:.0f} MB)."
         )
     size = _header_size(data)
-    if size is not None and size[0] * size[1] > max_pixels:
+    if size is None:  # also keeps a format whose size is unknown from being decoded blind
+        raise ImageError(_NOT_AN_IMAGE)
+    if size[0] * size[1] > max_pixels:
         raise _too_many_pixels(*size, max_pixels)
     if _truncated(data):
         raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
@@ -447,10 +452,8 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
     flag = cv2.IMREAD_REDUCED_COLOR_2 if half else cv2.IMREAD_COLOR
     img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if img is None or img.size == 0:
-        raise ImageError("The file is not an image that can be read (use JPEG, PNG, WebP or BMP).")
-    if img.shape[0] * img.shape[1] > max_pixels:  # a format whose header is not parsed above
-        raise _too_many_pixels(img.shape[1], img.shape[0], max_pixels)
-    factor = max(size) / max(img.shape[:2]) if half and size is not None else 1.0
+        raise ImageError(_NOT_AN_IMAGE)
+    factor = max(size) / max(img.shape[:2]) if half else 1.0
     return img, factor
 
 
