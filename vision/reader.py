@@ -263,7 +263,8 @@ class CardReader:
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self._cls_input: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True)
+        probs: np.ndarray = e / e.sum(1, keepdims=True)
+        return probs
 
     # ------------------------------------------------------------------------------ reading
     def read(self, image: np.ndarray, scale: float = 1.0) -> Reading:
@@ -290,7 +291,8 @@ class CardReader:
             k = int(p.argmax())
             if k == self._none:  # not a corner index
                 continue
-            cand.append((self.classes[k], float(p[k]), float(ds), tuple(float(v) for v in b)))
+            x1, y1, x2, y2 = (float(v) for v in b)
+            cand.append((self.classes[k], float(p[k]), float(ds), (x1, y1, x2, y2)))
         cards = _merge_corners(cand)
         out = [
             DetectedCard(
