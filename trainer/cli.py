@@ -14,7 +14,15 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
-from .cards import Card, as_card, check_distinct, parse_deal, split_tokens
+from .cards import (
+    Card,
+    InvalidCardError,
+    as_card,
+    check_distinct,
+    parse_deal,
+    parse_rank,
+    split_tokens,
+)
 from .discard import analyze_discards
 from .pegging import GO, play_out, score_sequence
 from .rules import RULESETS, get_rules
@@ -24,14 +32,14 @@ from .stats import score_distribution
 EXIT_USAGE = 2
 
 
-class _CliError(Exception):
-    """A problem to report in one line."""
-
-
 def _is_rank_only(tokens: Sequence[str]) -> bool:
-    return all(
-        t.strip().upper() in {"A", "T", "J", "Q", "K", *map(str, range(2, 11))} for t in tokens
-    )
+    """Whether every token is a rank alone (``5``, ``J``), as the rule books write hands."""
+    try:
+        for token in tokens:
+            parse_rank(token)
+    except InvalidCardError:
+        return False
+    return True
 
 
 def _split_deal(text: str, starter: str | None) -> tuple[list[Card], Card]:
