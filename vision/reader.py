@@ -18,10 +18,12 @@ truncated or non-image upload or one over :data:`MAX_PIXELS`; its subclasses
 How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole
 photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for
 small indices); each index is cut from the full-resolution photo and named by the classifier
-(52 cards + "none"). Detections of one identity that are plausibly the same physical card (its two
-corners) are merged. A card whose identity probability is below ``uncertain_below`` is returned
-with ``uncertain=True`` instead of being guessed. The starter is the card set apart from the rest
-(farthest from the centroid of the others by a clear margin); callers may override it.
+(52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
+the four readings are averaged. Detections of one identity that are plausibly the same physical
+card (its two corners) are merged. A card whose identity probability is below ``uncertain_below``
+is returned with ``uncertain=True`` instead of being guessed. The starter is the card set apart
+from the rest (farthest from the centroid of the others by a clear margin); callers may override
+it.
 """
 
 from __future__ import annotations
@@ -154,6 +156,8 @@ class CardReader:
         threads (int): onnxruntime intra-op threads.
         det_conf (float): Minimum detector score for a corner index.
         uncertain_below (float): Identity probability under which a card is reported uncertain.
+        turn_below (float): Top probability under which a crop is also read turned (see
+            :meth:`classify`).
         tiles (str): ``"auto"`` (second look on large photos), ``"always"`` or ``"never"``.
     """
 
@@ -162,7 +166,8 @@ class CardReader:
         models_dir: Path = MODELS_DIR,
         threads: int = 2,
         det_conf: float = 0.25,
-        uncertain_below: float = 0.6,
+        uncertain_below: float = 0.5,
+        turn_below: float = 0.9,
         tiles: str = "auto",
     ) -> None:
         import onnxruntime as ort
@@ -187,6 +192,7 @@ class CardReader:
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
         self.det_conf = det_conf
         self.uncertain_below = uncertain_below
+        self.turn_below = turn_below
         self.tiles = tiles
         self._lock = threading.Lock()
 
@@ -254,12 +260,27 @@ class CardReader:
 
     # ------------------------------------------------------------------------------ classifier
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, 53) for the crops around ``boxes``."""
+        """Class probabilities (N, 53) for the crops around ``boxes``.
+
+        A crop whose top probability is under ``turn_below`` gets a second look: it is also read
+        turned by 90, 180 and 270 degrees (the classifier was trained on indices at every angle)
+        and the four probability vectors are averaged, which steadies the uncertain readings.
+        """
         if len(boxes) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         crops = np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
+        probs = self._probabilities(crops)
+        unsure = np.flatnonzero(probs.max(1) < self.turn_below)
+        if len(unsure):
+            turned = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
+            more = self._probabilities(turned).reshape(3, len(unsure), -1)
+            probs[unsure] = (probs[unsure] + more.sum(0)) / 4
+        return probs
+
+    def _probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """Softmax of the classifier over uint8 BGR crops (N, S, S, 3)."""
         x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         logits = self.cls.run(None, {self._cls_input: x})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))

@@ -82,6 +82,31 @@ def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> Non
         assert np.hypot(c.center[0] - full[c.card][0], c.center[1] - full[c.card][1]) < 40
 
 
+def test_second_look_reads_an_index_the_same_at_every_quarter_turn(decks: list[Deck]) -> None:
+    """Turned readings are averaged: turning the photo by 90 degrees changes nothing.
+
+    With ``turn_below=1`` every crop gets the second look; with ``turn_below=0`` none does, so
+    the single reading of a turned photo differs while the averaged one stays put.
+    """
+    sc = make_scene(np.random.default_rng([2024, 6]), decks, size=(960, 720), effects=False)
+    reader = load_reader()
+    boxes = reader.detect(sc.image)[0][:8]
+    assert len(boxes)
+    w = sc.image.shape[1]
+    turned = np.ascontiguousarray(np.rot90(sc.image))  # counter-clockwise: (x, y) -> (y, w - x)
+    turned_boxes = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], 1)
+    default = reader.turn_below
+    try:
+        reader.turn_below = 1.0
+        both = reader.classify(sc.image, boxes), reader.classify(turned, turned_boxes)
+        reader.turn_below = 0.0
+        single = reader.classify(sc.image, boxes), reader.classify(turned, turned_boxes)
+    finally:
+        reader.turn_below = default
+    assert np.abs(both[0] - both[1]).max() < 0.01
+    assert np.abs(single[0] - single[1]).max() > 0.05
+
+
 def test_evaluate_function(real_dir: Path) -> None:
     scores = evaluate(real_dir, limit=3)
     assert set(scores) == {"bidly_gold", "edje_tfod", "all"}
