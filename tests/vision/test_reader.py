@@ -35,7 +35,8 @@ def _jpeg(img: np.ndarray) -> bytes:
 
 
 def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
-    """Close, clear scenes from seeds never used for training: cards found with high precision."""
+    """Close, clear scenes from seeds never used for training: cards found with high precision,
+    and at least half the scenes read exactly (the rest have cards under 60% visible)."""
     reader = load_reader()
     tp = fp = fn = exact = n = 0
     for seed in range(16):
@@ -51,7 +52,7 @@ def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
             assert 0 <= x1 < x2 <= 960 and 0 <= y1 < y2 <= 720
     precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
     print(f"synthetic held-out: precision {precision:.2f} recall {recall:.2f} exact {exact}/{n}")
-    assert precision >= 0.85 and recall >= 0.6
+    assert precision >= 0.85 and recall >= 0.6 and exact >= n // 2
 
 
 def test_reads_shared_real_photos(real_dir: Path) -> None:
