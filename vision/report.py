@@ -53,12 +53,15 @@ def summarize(
     size = rules.show_size(crib)
     what = "crib" if crib else "hand"
     result: dict[str, Any] = {"cards": cards, "starter": turned, "score": None}
-    if turned is None:
+    if turned is None and len(hand) != size + 1:
+        plural = "" if len(hand) == 1 else "s"
+        result["note"] = f"read {len(hand)} card{plural}; a {what} and its starter are {size + 1}"
+    elif turned is None:
         result["note"] = "no card is set apart as the starter: choose one"
-    elif any(c.uncertain for c in hand) or (chosen is not None and reading.cards[chosen].uncertain):
-        result["note"] = "some cards were read with low confidence: check them"
     elif len(hand) != size:
         result["note"] = f"read {len(hand)} besides the starter; a {what} has {size} cards"
+    elif any(c.uncertain for c in hand) or (chosen is not None and reading.cards[chosen].uncertain):
+        result["note"] = "some cards were read with low confidence: check them"
     else:
         breakdown = score_show([c.card for c in hand], turned, crib, rules=rules)
         result["score"] = breakdown.to_json()

@@ -52,6 +52,8 @@ def test_caller_names_the_starter() -> None:
         (["5H", "5D", "5C", "JS", "5S"], None, None, "no card is set apart"),
         (["5H", "5D", "5C", "JS", "5S"], 4, 2, "low confidence"),
         (["5H", "5D", "JS", "5S"], 3, None, "read 3 besides the starter; a hand has 4"),
+        (["JC"], None, None, "read 1 card; a hand and its starter are 5"),
+        (["5H", "5D", "5C", "JS", "5S", "6S"], None, 2, "read 6 cards; a hand and its starter"),
     ],
 )
 def test_not_scored_when_the_count_does_not_fit(
