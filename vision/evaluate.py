@@ -3,7 +3,8 @@
 Card identity is compared per image as a multiset: a true positive is a predicted card that is in
 the labels (each label matched once). Where ``labels_complete`` is false, a predicted card missing
 from the labels is not counted as a false positive. Only cards read with confidence count as
-predictions; uncertain ones are tallied separately.
+predictions; uncertain ones are tallied separately. Each photo is decoded and read exactly as an
+upload is (:func:`vision.reader.read_photo`), and the time counts both.
 
 Usage:
     python -m vision.evaluate /path/to/real-cards [--limit N] [--verbose]
@@ -133,11 +134,11 @@ def evaluate(
     Returns:
         (dict[str, SubsetScore]): Scores by source, plus ``"all"``.
     """
-    from vision.reader import decode_image, load_reader
+    from vision.reader import load_reader, read_photo
 
     data_dir = Path(data_dir)
     labels = json.loads((data_dir / "labels.json").read_text())
-    reader = load_reader(Path(models_dir))
+    load_reader(Path(models_dir))  # load the models before the clock starts
     scores: dict[str, SubsetScore] = defaultdict(SubsetScore)
     seen: Counter[str] = Counter()
     for name, lab in sorted(labels.items()):
@@ -147,8 +148,7 @@ def evaluate(
         seen[src] += 1
         path = data_dir / "images" / name
         t0 = time.perf_counter()
-        img = decode_image(path.read_bytes())
-        reading = reader.read(img)
+        reading = read_photo(path.read_bytes(), models_dir)
         dt = time.perf_counter() - t0
         pred = reading.certain_cards
         truth = list(lab["cards"])

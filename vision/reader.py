@@ -480,6 +480,18 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
     return img, factor
 
 
+def read_photo(data: bytes, models_dir: Path = MODELS_DIR) -> Reading:
+    """Decode a photo's bytes as uploads are decoded (big JPEGs at half size) and read it.
+
+    Unlike :func:`read_image_bytes` it does not check how many cards were found.
+
+    Raises:
+        ImageError: Not an image, empty, truncated, or too many pixels.
+    """
+    img, f = _decode(data, MAX_PIXELS, reduce=True)
+    return load_reader(models_dir).read(img, scale=f)
+
+
 def read_image_bytes(
     data: bytes, max_cards: int | None = 13, models_dir: Path = MODELS_DIR
 ) -> Reading:
@@ -498,8 +510,7 @@ def read_image_bytes(
         NoCardsError: No card found in the photo.
         TooManyCardsError: More than ``max_cards`` cards found.
     """
-    img, f = _decode(data, MAX_PIXELS, reduce=True)
-    reading = load_reader(models_dir).read(img, scale=f)
+    reading = read_photo(data, models_dir)
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "
@@ -523,5 +534,6 @@ __all__ = [
     "decode_image",
     "load_reader",
     "read_image_bytes",
+    "read_photo",
     "starter_index",
 ]
