@@ -1,28 +1,59 @@
-"""Fixtures: an app with its SQLite database in tmp_path, a client, and account actions."""
+"""Fixtures: an app with a fresh database of its own, a client, and account actions.
+
+The database is a SQLite file in ``tmp_path``. With ``CRIB_TEST_DATABASE_URL`` set (any
+SQLAlchemy URL, e.g. ``postgresql+psycopg://crib@127.0.0.1:5432/crib_test``, as
+``scripts/test-postgres`` sets it), every test runs on that database instead, after all the
+app's tables there are dropped, so each test starts from an empty schema. Tests of what only
+SQLite does are marked :func:`sqlite_only` and skip elsewhere.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import make_url
 from werkzeug.test import TestResponse
 
+import web.models  # noqa: F401  (registers the tables on Base.metadata)
 from web import create_app
+from web.db import Base, make_engine
+
+TEST_DATABASE_URL = os.environ.get("CRIB_TEST_DATABASE_URL") or None
+"""The server the web tests run on, or ``None`` for a SQLite file per test."""
+
+ON_SQLITE = TEST_DATABASE_URL is None or make_url(TEST_DATABASE_URL).get_backend_name() == "sqlite"
+
+
+def sqlite_only(why: str) -> pytest.MarkDecorator:
+    """Skip the test when the tests run on another database, saying ``why`` it is SQLite's."""
+    return pytest.mark.skipif(not ON_SQLITE, reason=f"SQLite only: {why}")
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
+def database_url(tmp_path: Path) -> str:
+    """The URL of this test's empty database."""
+    if TEST_DATABASE_URL is None:
+        return f"sqlite:///{tmp_path / 'trainer.sqlite'}"
+    engine = make_engine(TEST_DATABASE_URL)
+    try:
+        with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # fail, not hang, on a leftover lock
+                connection.exec_driver_sql("SET LOCAL lock_timeout = '10s'")
+            Base.metadata.drop_all(connection)
+    finally:
+        engine.dispose()
+    return TEST_DATABASE_URL
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
     """The trainer with a fresh database of its own."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'trainer.sqlite'}",
-        }
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": database_url})
     yield app
     app.extensions["crib_engine"].dispose()
 

@@ -6,10 +6,12 @@ from pathlib import Path
 
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, make_url, text
 
 from web import create_app
 from web.db import get_session
+
+from .conftest import ON_SQLITE, sqlite_only
 
 
 def test_schema_created_at_start_up(app: Flask) -> None:
@@ -18,6 +20,7 @@ def test_schema_created_at_start_up(app: Flask) -> None:
     assert {"players", "drills", "answers", "skills"} <= tables
 
 
+@sqlite_only("WAL, the busy timeout and the foreign-keys switch are SQLite pragmas")
 def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
     """Every connection gets WAL, a busy timeout and foreign keys."""
     with app.app_context():
@@ -34,12 +37,20 @@ def test_init_db_command(runner: FlaskCliRunner) -> None:
     assert "Initialized the database at sqlite:///" in result.output
 
 
-def test_writes_hold_a_file_lock(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
-    """SQLite writers take ``<database>.lock``; an in-memory database needs none."""
+@sqlite_only("the write lock is a file beside the SQLite database")
+def test_writes_hold_a_file_lock(client: FlaskClient, database_url: str) -> None:
+    """SQLite writers take ``<database>.lock``."""
     client.get("/api/drills/next?kind=hand")
-    assert (tmp_path / "trainer.sqlite.lock").exists()
+    assert Path(f"{make_url(database_url).database}.lock").exists()
+
+
+def test_no_write_lock_without_a_database_file(app: Flask) -> None:
+    """An in-memory SQLite database needs no file lock, and neither does a database server."""
     memory = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
     assert memory.extensions["crib_write_lock"] is None
+    memory.extensions["crib_engine"].dispose()
+    if not ON_SQLITE:
+        assert app.extensions["crib_write_lock"] is None
 
 
 def test_stale_session_gets_a_new_guest(app: Flask, client: FlaskClient) -> None:
