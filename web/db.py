@@ -104,7 +104,8 @@ def init_db(app: Flask) -> None:
 def init_db_command() -> None:
     """Create the tables (also done at every start-up)."""
     init_db(current_app)
-    click.echo(f"Initialized the database at {current_app.config['DATABASE_URL']}.")
+    url = current_app.extensions["crib_engine"].url.render_as_string(hide_password=True)
+    click.echo(f"Initialized the database at {url}.")  # never the password
 
 
 def init_app(app: Flask) -> None:

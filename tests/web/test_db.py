@@ -30,11 +30,14 @@ def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
         assert db.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
-def test_init_db_command(runner: FlaskCliRunner) -> None:
-    """``flask init-db`` reports where the database is."""
+def test_init_db_command(runner: FlaskCliRunner, database_url: str) -> None:
+    """``flask init-db`` reports where the database is, with any password masked."""
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0
-    assert "Initialized the database at sqlite:///" in result.output
+    shown = make_url(database_url).render_as_string(hide_password=True)
+    assert result.output == f"Initialized the database at {shown}.\n"
+    password = make_url(database_url).password
+    assert not password or str(password) not in result.output
 
 
 @sqlite_only("the write lock is a file beside the SQLite database")
