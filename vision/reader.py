@@ -2,9 +2,10 @@
 
 API (stable; used by the web app and ``crib read``):
 
-    from vision.reader import load_reader, read_image_bytes
+    from vision.reader import load_reader, read_image_bytes, read_photo
     reading = load_reader().read(image_bgr)          # np.ndarray (H, W, 3) uint8 BGR
     reading = read_image_bytes(data, max_cards=13)   # bytes of a JPEG/PNG/... upload
+    reading = read_photo(data)                       # the same, without the card-count checks
     for c in reading.cards:                          # list[DetectedCard]
         c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
     reading.starter_index                            # index into reading.cards, or None
@@ -262,8 +263,8 @@ class CardReader:
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 53) for the crops around ``boxes``.
 
-        A crop whose top probability is under ``turn_below`` gets a second look: it is also read
-        turned by 90, 180 and 270 degrees (the classifier was trained on indices at every angle)
+        A crop whose top probability is under ``turn_below`` is also read turned by 90, 180 and
+        270 degrees (the classifier was trained on indices at every angle)
         and the four probability vectors are averaged, which steadies the uncertain readings.
         """
         if len(boxes) == 0:

@@ -83,10 +83,10 @@ def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> Non
         assert np.hypot(c.center[0] - full[c.card][0], c.center[1] - full[c.card][1]) < 40
 
 
-def test_second_look_reads_an_index_the_same_at_every_quarter_turn(decks: list[Deck]) -> None:
+def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> None:
     """Turned readings are averaged: turning the photo by 90 degrees changes nothing.
 
-    With ``turn_below=1`` every crop gets the second look; with ``turn_below=0`` none does, so
+    With ``turn_below=1`` every crop is also read turned; with ``turn_below=0`` none is, so
     the single reading of a turned photo differs while the averaged one stays put.
     """
     sc = make_scene(np.random.default_rng([2024, 6]), decks, size=(960, 720), effects=False)
