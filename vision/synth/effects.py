@@ -41,7 +41,7 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A soft cast shadow (phone, hand) as a blurred dark polygon."""
     h, w = img.shape[:2]
-    m = np.zeros((h, w), np.float32)
+    m: np.ndarray = np.zeros((h, w), np.float32)
     c = rng.uniform([0, 0], [w, h])
     pts = (c + rng.normal(0, max(h, w) * 0.3, (int(rng.integers(3, 7)), 2))).astype(np.int32)
     cv2.fillPoly(m, [pts], 1.0)
@@ -53,7 +53,7 @@ def shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A specular highlight: a bright blurred ellipse."""
     h, w = img.shape[:2]
-    m = np.zeros((h, w), np.float32)
+    m: np.ndarray = np.zeros((h, w), np.float32)
     c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
     ax = (int(rng.uniform(0.03, 0.25) * w), int(rng.uniform(0.02, 0.15) * h))
     cv2.ellipse(m, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
@@ -68,7 +68,7 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         s = rng.uniform(0.5, 2.2)
         return cv2.GaussianBlur(img, (0, 0), s)
     n = int(rng.integers(3, 11))
-    k = np.zeros((n, n), np.float32)
+    k: np.ndarray = np.zeros((n, n), np.float32)
     k[n // 2, :] = 1
     rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1)
     k = cv2.warpAffine(k, rot, (n, n))
@@ -94,7 +94,8 @@ def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """JPEG round trip at a random quality."""
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return img if decoded is None else decoded
 
 
 CHAIN: tuple[tuple[float, Callable[[np.ndarray, np.random.Generator], np.ndarray]], ...] = (

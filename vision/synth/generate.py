@@ -20,7 +20,7 @@ import json
 import os
 from multiprocessing import Pool
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -45,14 +45,17 @@ def _init(face_root: str) -> None:
     _DECKS = load_decks(Path(face_root))
 
 
+def _area(z: np.ndarray) -> np.ndarray:
+    return (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     x1 = np.maximum(a[0], b[:, 0])
     y1 = np.maximum(a[1], b[:, 1])
     x2 = np.minimum(a[2], b[:, 2])
     y2 = np.minimum(a[3], b[:, 3])
     inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda z: (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])  # noqa: E731
-    return inter / (area(a) + area(b) - inter + 1e-9)
+    return inter / (_area(a) + _area(b) - inter + 1e-9)
 
 
 def scene_crops(
@@ -101,7 +104,7 @@ def scene_crops(
     return xs, ys
 
 
-def _one(args: tuple[int, int, str, str]) -> dict:
+def _one(args: tuple[int, int, str, str]) -> dict[str, Any]:
     from vision.synth.scene import make_scene
 
     seed, i, out, split = args
@@ -173,7 +176,10 @@ def generate(
     (out / "crops").mkdir(exist_ok=True)
     jobs = [(seed, i, str(out), "val" if i >= n - n_val else "train") for i in range(n)]
     workers = workers or os.cpu_count() or 1
-    bufs: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}
+    bufs: dict[str, tuple[list[dict[str, Any]], list[np.ndarray], list[np.ndarray]]] = {
+        "train": ([], [], []),
+        "val": ([], [], []),
+    }
     with Pool(workers, initializer=_init, initargs=(str(face_root),)) as pool:
         for job, r in zip(jobs, pool.imap(_one, jobs, chunksize=4), strict=True):
             m, xs, ys = bufs[job[3]]

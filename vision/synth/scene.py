@@ -358,7 +358,7 @@ def make_scene(
 
     # table plane == image plane before the camera homography; place groups around the centre
     placed: list[_Placed] = []
-    centers = []
+    centers: list[tuple[float, float]] = []
     starter = None
     for gi, g in enumerate(groups):
         ang = rng.uniform(-np.pi, np.pi) if rng.random() < 0.7 else rng.normal(0, 0.3)
@@ -447,7 +447,8 @@ def make_scene(
     image = np.clip(canvas, 0, 255).astype(np.uint8)
     if effects:
         image = apply_camera(image, rng)
-    labels, hidden = [], []
+    labels: list[IndexLabel] = []
+    hidden: list[IndexLabel] = []
     for card, cid, q in quads:
         vis = _visible_fraction(q, owner, cid)
         x1, y1 = np.clip(q.min(0), 0, [W, H])
