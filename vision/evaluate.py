@@ -4,7 +4,7 @@ Card identity is compared per image as a multiset: a true positive is a predicte
 the labels (each label matched once). Where ``labels_complete`` is false, a predicted card missing
 from the labels is not counted as a false positive. Only cards read with confidence count as
 predictions; uncertain ones are tallied separately. Each photo is decoded and read exactly as an
-upload is (:func:`vision.reader.read_photo`), and the time counts both.
+upload is (:func:`vision.reader.read_cards`), and the time counts both.
 
 Usage:
     python -m vision.evaluate /path/to/real-cards [--limit N] [--verbose]
@@ -134,7 +134,7 @@ def evaluate(
     Returns:
         (dict[str, SubsetScore]): Scores by source, plus ``"all"``.
     """
-    from vision.reader import load_reader, read_photo
+    from vision.reader import load_reader, read_cards
 
     data_dir = Path(data_dir)
     labels = json.loads((data_dir / "labels.json").read_text())
@@ -148,7 +148,7 @@ def evaluate(
         seen[src] += 1
         path = data_dir / "images" / name
         t0 = time.perf_counter()
-        reading = read_photo(path.read_bytes(), models_dir)
+        reading = read_cards(path, models_dir)
         dt = time.perf_counter() - t0
         pred = reading.certain_cards
         truth = list(lab["cards"])

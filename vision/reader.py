@@ -2,10 +2,9 @@
 
 API (stable; used by the web app and ``crib read``):
 
-    from vision.reader import load_reader, read_image_bytes, read_photo
-    reading = load_reader().read(image_bgr)          # np.ndarray (H, W, 3) uint8 BGR
-    reading = read_image_bytes(data, max_cards=13)   # bytes of a JPEG/PNG/... upload
-    reading = read_photo(data)                       # the same, without the card-count checks
+    from vision.reader import read_cards, read_image_bytes
+    reading = read_cards("photo.jpg")                # a path, the file's bytes or a BGR array
+    reading = read_image_bytes(data, max_cards=13)   # an upload: also errors for 0 or > 13 cards
     for c in reading.cards:                          # list[DetectedCard]
         c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
     reading.starter_index                            # index into reading.cards, or None
@@ -481,14 +480,25 @@ def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, flo
     return img, factor
 
 
-def read_photo(data: bytes, models_dir: Path = MODELS_DIR) -> Reading:
-    """Decode a photo's bytes as uploads are decoded (big JPEGs at half size) and read it.
+def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS_DIR) -> Reading:
+    """Read the cards in a photo: each with its confidence and box, and the starter guess.
 
-    Unlike :func:`read_image_bytes` it does not check how many cards were found.
+    Args:
+        image (np.ndarray | bytes | str | Path): A BGR image, or an image file's bytes or path
+            (decoded as uploads are: checked, and big JPEGs at half size).
+        models_dir (Path): Model folder.
+
+    Returns:
+        (Reading): The cards read (some may be ``uncertain``); unlike
+        :func:`read_image_bytes`, how many were found is not checked.
 
     Raises:
         ImageError: Not an image, empty, truncated, or too many pixels.
+        OSError: ``image`` is a path that cannot be read.
     """
+    if isinstance(image, np.ndarray):
+        return load_reader(models_dir).read(image)
+    data = image if isinstance(image, bytes) else Path(image).read_bytes()
     img, f = _decode(data, MAX_PIXELS, reduce=True)
     return load_reader(models_dir).read(img, scale=f)
 
@@ -511,7 +521,7 @@ def read_image_bytes(
         NoCardsError: No card found in the photo.
         TooManyCardsError: More than ``max_cards`` cards found.
     """
-    reading = read_photo(data, models_dir)
+    reading = read_cards(data, models_dir)
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "
@@ -534,7 +544,7 @@ __all__ = [
     "Reading",
     "decode_image",
     "load_reader",
+    "read_cards",
     "read_image_bytes",
-    "read_photo",
     "starter_index",
 ]

@@ -21,6 +21,7 @@ from vision.reader import (
     _header_size,
     decode_image,
     load_reader,
+    read_cards,
     read_image_bytes,
     starter_index,
 )
@@ -69,6 +70,23 @@ def test_reads_shared_real_photos(real_dir: Path) -> None:
         tp, fp, fn = tp + a, fp + b, fn + c
         assert reading is not None and reader is load_reader()
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.85, (tp, fp, fn)
+
+
+def test_read_cards_takes_a_path_bytes_or_an_image(real_dir: Path) -> None:
+    """``read_cards`` reads a photo however it is given, with the same result."""
+    labels = json.loads((real_dir / "labels.json").read_text())
+    name = sorted(n for n in labels if labels[n]["source"] == "edje_tfod")[0]
+    path = real_dir / "images" / name
+    by_path = read_cards(path)
+    assert sorted(by_path.certain_cards) == sorted(labels[name]["cards"])
+    for other in (
+        read_cards(str(path)),
+        read_cards(path.read_bytes()),
+        read_cards(cv2.imread(str(path))),
+    ):
+        assert [(c.card, c.box) for c in other.cards] == [(c.card, c.box) for c in by_path.cards]
+    with pytest.raises(OSError):
+        read_cards(real_dir / "images" / "no-such-photo.jpg")
 
 
 def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> None:
