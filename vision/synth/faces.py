@@ -197,7 +197,7 @@ def render_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Path | None:
     for back_id in ("back", "card_back"):
         if _render(svg, back_id, out / "back.jpg"):
             break
-    faces = {c: read_image(out / f"{c}.jpg") for c in CARDS}
+    faces = {c: _read_face(out / f"{c}.jpg") for c in CARDS}
     shape = tuple(int(v) for v in np.median([f.shape for f in faces.values()], 0))
     faces = {c: cv2.resize(f, (shape[1], shape[0])) for c, f in faces.items()}
     for c, f in faces.items():
@@ -211,7 +211,7 @@ def render_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Path | None:
     return out
 
 
-def read_image(path: Path) -> np.ndarray:
+def _read_face(path: Path) -> np.ndarray:
     """A rendered face as BGR; a missing or unreadable file is an error, not ``None``."""
     img = cv2.imread(str(path))
     if img is None:
@@ -222,8 +222,8 @@ def read_image(path: Path) -> np.ndarray:
 def load_deck(folder: Path) -> Deck:
     """Load a rendered deck folder (from :func:`render_deck` or :func:`procedural_deck`)."""
     meta = json.loads((folder / "index.json").read_text())
-    faces = {c: read_image(folder / f"{c}.jpg") for c in CARDS}
-    back = read_image(folder / "back.jpg") if (folder / "back.jpg").exists() else None
+    faces = {c: _read_face(folder / f"{c}.jpg") for c in CARDS}
+    back = _read_face(folder / "back.jpg") if (folder / "back.jpg").exists() else None
     return Deck(folder.name, faces, tuple(meta["index_box"]), bool(meta["four_corners"]), back)
 
 
