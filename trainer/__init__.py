@@ -5,13 +5,8 @@
 29
 """
 
-from .breakdown import Kind as Kind
-from .breakdown import ScoreItem as ScoreItem
 from .cards import DECK as DECK
 from .cards import Card as Card
-from .cards import DuplicateCardError as DuplicateCardError
-from .cards import HandSizeError as HandSizeError
-from .cards import InvalidCardError as InvalidCardError
 from .cards import Rank as Rank
 from .cards import Suit as Suit
 from .cards import as_card as as_card
@@ -19,7 +14,15 @@ from .cards import parse_cards as parse_cards
 from .cards import parse_deal as parse_deal
 from .discard import DiscardOption as DiscardOption
 from .discard import analyze_discards as analyze_discards
-from .pegging import IllegalPlayError as IllegalPlayError
+from .errors import CribbageError as CribbageError
+from .errors import DuplicateCardError as DuplicateCardError
+from .errors import HandSizeError as HandSizeError
+from .errors import IllegalPlayError as IllegalPlayError
+from .errors import InvalidAnswerError as InvalidAnswerError
+from .errors import InvalidCardError as InvalidCardError
+from .errors import UnknownRulesError as UnknownRulesError
+from .items import Kind as Kind
+from .items import ScoreItem as ScoreItem
 from .pegging import play_out as play_out
 from .pegging import score_peg as score_peg
 from .pegging import score_sequence as score_sequence

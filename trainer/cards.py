@@ -15,17 +15,7 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 
-
-class InvalidCardError(ValueError):
-    """Raised when a token is not a card: unknown rank or suit."""
-
-
-class DuplicateCardError(ValueError):
-    """Raised when the same card is given twice."""
-
-
-class HandSizeError(ValueError):
-    """Raised when a hand, crib or deal has the wrong number of cards."""
+from .errors import DuplicateCardError, HandSizeError, InvalidCardError
 
 
 class Rank(enum.IntEnum):
@@ -157,7 +147,7 @@ class Card:
         >>> Card.parse("1H")
         Traceback (most recent call last):
         ...
-        trainer.cards.InvalidCardError: unknown rank '1' in '1H' (use A,2-10,J,Q,K)
+        trainer.errors.InvalidCardError: unknown rank '1' in '1H' (use A,2-10,J,Q,K)
         """
         if not isinstance(token, str):
             raise InvalidCardError(f"not a card: {token!r} (expected text like 5H)")

@@ -1,9 +1,9 @@
-"""The ``crib`` command: score, discard, peg, stats, serve, read, eval-vision.
+"""The engine's subcommands of ``crib`` (assembled by :mod:`crib.cli`): score, discard, peg, stats.
 
 Every subcommand takes ``--json``. ``crib score --json -`` and ``crib discard --json -`` read one
 deal per line from standard input and answer one JSON object per line; a bad line gets an
 ``{"error": ...}`` object and the rest is still scored. Bad input otherwise gets one line on
-standard error and exit status 2, never a traceback.
+standard error and exit status 2, never a traceback (:func:`crib.cli.main`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import TextIO
 
 from .cards import (
     Card,
-    InvalidCardError,
     as_card,
     check_distinct,
     parse_deal,
@@ -24,12 +23,11 @@ from .cards import (
     split_tokens,
 )
 from .discard import analyze_discards
+from .errors import CribbageError, HandSizeError, InvalidCardError
 from .pegging import GO, play_out, score_sequence
-from .rules import RULESETS, get_rules
+from .rules import RULESETS, RuleSet, get_rules
 from .show import Breakdown, score_ranks, score_show
 from .stats import score_distribution
-
-EXIT_USAGE = 2
 
 
 def _is_rank_only(tokens: Sequence[str]) -> bool:
@@ -46,11 +44,11 @@ def _split_deal(text: str, starter: str | None) -> tuple[list[Card], Card]:
     hand, turned = parse_deal(text)
     if starter is not None:
         if turned is not None:
-            raise ValueError("give the starter after '|' or with --starter, not both")
+            raise HandSizeError("give the starter after '|' or with --starter, not both")
         turned = as_card(starter)
     elif turned is None:
         if not hand:
-            raise ValueError("no cards given")
+            raise HandSizeError("no cards given")
         hand, turned = hand[:-1], hand[-1]
     check_distinct([*hand, turned])
     return hand, turned
@@ -61,10 +59,10 @@ def _score_line(text: str, args: argparse.Namespace) -> dict[str, object] | Brea
     if tokens and _is_rank_only(tokens) and (args.starter is None or _is_rank_only([args.starter])):
         ranks = tokens if args.starter is not None else tokens[:-1]
         starter = args.starter if args.starter is not None else tokens[-1]
-        result = score_ranks(ranks, starter, args.crib, rules=args.rules)
+        result = score_ranks(ranks, starter, crib=args.crib, rules=args.rules)
         return result.to_json() if args.json else str(result)
     hand, turned = _split_deal(text, args.starter)
-    return score_show(hand, turned, args.crib, rules=args.rules)
+    return score_show(hand, turned, crib=args.crib, rules=args.rules)
 
 
 def _format_breakdown(b: Breakdown) -> str:
@@ -114,7 +112,7 @@ def _run_lines(args: argparse.Namespace, out: TextIO, one: Callable[[str], str])
     for line in _input_lines(sys.stdin):
         try:
             print(one(line), file=out)
-        except ValueError as e:
+        except CribbageError as e:
             print(
                 json.dumps({"error": str(e), "input": line}) if args.json else f"error: {e}",
                 file=out,
@@ -131,10 +129,12 @@ def _input_lines(stream: TextIO) -> Iterator[str]:
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
     tokens = [GO if t.lower() == GO else t for t in split_tokens(" ".join(args.cards))]
     if (args.pone_hand is None) != (args.dealer_hand is None):
-        raise ValueError("give both --pone-hand and --dealer-hand, or neither")
+        raise CribbageError("give both --pone-hand and --dealer-hand, or neither")
     if args.pone_hand is not None:
         if GO in tokens:
-            raise ValueError("with both hands given, goes are found from the hands: leave out 'go'")
+            raise CribbageError(
+                "with both hands given, goes are found from the hands: leave out 'go'"
+            )
         pegs = play_out(split_tokens(args.pone_hand), split_tokens(args.dealer_hand), tokens)
     else:
         pegs = score_sequence(tokens, end=args.end)
@@ -168,46 +168,31 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from web.serve import serve
-
-    serve(args.host, args.port, args.workers)
-    return 0
-
-
-def _cmd_read(args: argparse.Namespace, out: TextIO) -> int:
-    from vision.cli import read_photos
-
-    status: int = read_photos(args, out)
-    return status
-
-
-def _cmd_eval_vision(args: argparse.Namespace, out: TextIO) -> int:
-    from vision.cli import evaluate_photos
-
-    status: int = evaluate_photos(args, out)
-    return status
-
-
-def _rules(name: str) -> object:
+def _rules(name: str) -> RuleSet:
     try:
         return get_rules(name)
-    except ValueError as e:
+    except CribbageError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``crib`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="machine-readable output")
-    ruled = argparse.ArgumentParser(add_help=False)
-    ruled.add_argument(
-        "--rules", type=_rules, default="six-card", help=f"rule set: {', '.join(RULESETS)}"
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    """``--json``: machine-readable output (every subcommand but ``serve`` has it)."""
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME``: the rule set, as a :class:`~trainer.rules.RuleSet` (six-card default)."""
+    parser.add_argument(
+        "--rules",
+        type=_rules,
+        default="six-card",
+        help=f"rule set: {', '.join(RULESETS)} (default: %(default)s)",
     )
 
-    score = sub.add_parser("score", parents=[common, ruled], help="score a hand or crib")
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``score``, ``discard``, ``peg`` and ``stats`` to the ``crib`` command."""
+    score = commands.add_parser("score", help="score a hand or crib")
     score.add_argument(
         "cards", nargs="+", help="cards, last one the starter (or '| S'); '-' reads stdin"
     )
@@ -215,16 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--crib", action="store_true", help="score as a crib")
     score.set_defaults(run=_cmd_score)
 
-    discard = sub.add_parser(
-        "discard", parents=[common, ruled], help="expected value of each discard"
-    )
+    discard = commands.add_parser("discard", help="expected value of each discard")
     discard.add_argument("cards", nargs="+", help="the dealt cards; '-' reads stdin")
     role = discard.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="the crib is yours (default)")
     role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
     discard.set_defaults(run=_cmd_discard)
 
-    peg = sub.add_parser("peg", parents=[common], help="score cards in the order played")
+    peg = commands.add_parser("peg", help="score cards in the order played")
     peg.add_argument(
         "cards", nargs="+", help="cards in play order, players alternating; 'go' marks a go"
     )
@@ -235,43 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     peg.add_argument("--dealer-hand", help="the dealer's cards (with --pone-hand)")
     peg.set_defaults(run=_cmd_peg)
 
-    stats = sub.add_parser("stats", parents=[common, ruled], help="exact score distribution")
+    stats = commands.add_parser("stats", help="exact score distribution")
     stats.add_argument("--crib", action="store_true", help="crib scores instead of hand scores")
     stats.set_defaults(run=_cmd_stats)
 
-    serve = sub.add_parser("serve", help="run the web trainer")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2)
-    serve.set_defaults(run=_cmd_serve)
-
-    read = sub.add_parser(
-        "read", parents=[common, ruled], help="read cards in photos and score them"
-    )
-    read.add_argument("photos", nargs="+", help="photo files")
-    read.add_argument("--starter", help="the starter card (default: the card set apart)")
-    read.add_argument("--crib", action="store_true", help="score as a crib")
-    read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
-    read.set_defaults(run=_cmd_read)
-
-    evaluate = sub.add_parser(
-        "eval-vision", parents=[common], help="measure the card reader on labelled photos"
-    )
-    evaluate.add_argument("directory", help="folder with images/ and labels.json")
-    evaluate.set_defaults(run=_cmd_eval_vision)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the ``crib`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    try:
-        status: int = args.run(args, out or sys.stdout)
-    except (ValueError, OSError) as e:
-        print(f"crib {args.command}: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    for parser in (score, discard, peg, stats):
+        add_json_option(parser)
+    for parser in (score, discard, stats):
+        add_rules_option(parser)

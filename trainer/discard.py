@@ -20,7 +20,8 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Card, CardLike, HandSizeError, Rank, parse_cards
+from .cards import Card, CardLike, Rank, parse_cards
+from .errors import HandSizeError
 from .rules import SIX_CARD, RuleSet
 from .tables import rank_index, rank_points_array
 
@@ -116,7 +117,7 @@ class _CribDraws:
 
 
 def analyze_discards(
-    deal: Sequence[CardLike] | str, dealer: bool, rules: RuleSet = SIX_CARD
+    deal: Sequence[CardLike] | str, *, dealer: bool, rules: RuleSet = SIX_CARD
 ) -> list[DiscardOption]:
     """Every discard of a deal with its exact expected points, best first.
 

@@ -10,17 +10,14 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from .breakdown import Kind, ScoreItem
-from .cards import Card, CardLike, HandSizeError, as_card, check_distinct, parse_cards
+from .cards import Card, CardLike, as_card, check_distinct, parse_cards
+from .errors import HandSizeError, IllegalPlayError
+from .items import Kind, ScoreItem
 
 GO = "go"
 """The token that marks a go in a played sequence."""
 
 _PAIR_KINDS = {2: (Kind.PAIR, 2), 3: (Kind.PAIR_ROYAL, 6), 4: (Kind.DOUBLE_PAIR_ROYAL, 12)}
-
-
-class IllegalPlayError(ValueError):
-    """Raised for a play the rules forbid: passing 31, or not playing when able to."""
 
 
 def score_peg(pile: Sequence[CardLike], card: CardLike) -> tuple[ScoreItem, ...]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from .errors import UnknownRulesError
+
 
 @dataclasses.dataclass(frozen=True)
 class RuleSet:
@@ -38,7 +40,7 @@ class RuleSet:
         """Cards each player throws to the crib."""
         return self.dealt - self.hand_size
 
-    def show_size(self, crib: bool) -> int:
+    def show_size(self, *, crib: bool) -> int:
         """Cards counted with the starter: the hand's size, or the crib's."""
         return self.crib_size if crib else self.hand_size
 
@@ -55,10 +57,10 @@ RULESETS: dict[str, RuleSet] = {r.name: r for r in (SIX_CARD, FIVE_CARD, THREE_H
 def get_rules(name: str) -> RuleSet:
     """Look up a rule set by name.
 
-    :raises ValueError: naming the known rule sets.
+    :raises UnknownRulesError: naming the known rule sets.
     """
     try:
         return RULESETS[name]
     except KeyError:
         known = ", ".join(RULESETS)
-        raise ValueError(f"unknown rule set {name!r} (use one of: {known})") from None
+        raise UnknownRulesError(f"unknown rule set {name!r} (use one of: {known})") from None

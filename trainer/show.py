@@ -16,11 +16,9 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .breakdown import Kind, ScoreItem, number_words
 from .cards import (
     Card,
     CardLike,
-    HandSizeError,
     Rank,
     Suit,
     as_card,
@@ -28,6 +26,8 @@ from .cards import (
     parse_rank,
     split_tokens,
 )
+from .errors import HandSizeError
+from .items import Kind, ScoreItem, number_words
 from .rules import SIX_CARD, RuleSet
 
 
@@ -192,8 +192,8 @@ def rank_points_table() -> dict[int, int]:
 def score_show(
     hand: Sequence[CardLike],
     starter: CardLike,
-    crib: bool = False,
     *,
+    crib: bool = False,
     rules: RuleSet = SIX_CARD,
 ) -> Breakdown:
     """Score a hand (or crib, ``crib=True``) with its starter.
@@ -318,8 +318,8 @@ class RankOnlyScore:
 def score_ranks(
     hand: Sequence[Rank | int | str] | str,
     starter: Rank | int | str,
-    crib: bool = False,
     *,
+    crib: bool = False,
     rules: RuleSet = SIX_CARD,
 ) -> RankOnlyScore:
     """Score ranks as the rule books write them (``5-5-5-J``, starter ``5``), suits unknown.
@@ -339,7 +339,7 @@ def score_ranks(
         cards = [Card(r, s) for r, s in zip([*ranks, turned], suits, strict=True)]
         if len(set(cards)) < len(cards):
             continue
-        breakdown = score_show(cards[:-1], cards[-1], crib, rules=rules)
+        breakdown = score_show(cards[:-1], cards[-1], crib=crib, rules=rules)
         by_kind = breakdown.points_by_kind()
         found[(by_kind.get(Kind.FLUSH, 0), by_kind.get(Kind.NOBS, 0))] = breakdown.total
     certain = found.pop(min(found, key=found.__getitem__))  # (0, 0) unless nobs is forced

@@ -44,14 +44,14 @@ class Distribution:
         }
 
 
-def score_distribution(crib: bool = False, rules: RuleSet = SIX_CARD) -> Distribution:
+def score_distribution(*, crib: bool = False, rules: RuleSet = SIX_CARD) -> Distribution:
     """Count every (hand, starter) combination of the rule set by score, exactly.
 
     Each set of ``show_size + 1`` cards is scored once for each of its cards as the starter;
     fifteens, pairs and runs do not depend on which card is the starter, so they are looked up
     once per set.
     """
-    size = rules.show_size(crib)
+    size = rules.show_size(crib=crib)
     deals = combinations(52, size + 1)
     by_ranks = rank_points(deals)
     counts = np.zeros(MAX_SCORE + 1, dtype=np.int64)

@@ -83,7 +83,7 @@ def rank_points(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
 
 
 def suit_points(
-    hands: npt.NDArray[np.integer], starters: npt.NDArray[np.integer], crib: bool = False
+    hands: npt.NDArray[np.integer], starters: npt.NDArray[np.integer], *, crib: bool = False
 ) -> npt.NDArray[np.int8]:
     """Flush + nobs of each hand (N, h) with its starter (N,)."""
     size = hands.shape[1]
@@ -102,7 +102,7 @@ def suit_points(
 
 
 def score_batch(
-    hands: npt.NDArray[np.integer], starters: npt.NDArray[np.integer], crib: bool = False
+    hands: npt.NDArray[np.integer], starters: npt.NDArray[np.integer], *, crib: bool = False
 ) -> IntArray:
     """Show scores of many deals at once: ``hands`` is (N, h) card indices, ``starters`` (N,).
 
@@ -112,4 +112,4 @@ def score_batch(
     hands = np.asarray(hands)
     starters = np.asarray(starters)
     total = rank_points(np.column_stack([hands, starters])).astype(np.int64)
-    return total + suit_points(hands, starters, crib)
+    return total + suit_points(hands, starters, crib=crib)

@@ -1,4 +1,7 @@
-"""``crib read`` and ``crib eval-vision``: read photos from the command line."""
+"""The reader's subcommands of ``crib`` (assembled by :mod:`crib.cli`): read, eval-vision.
+
+The reader (OpenCV, onnxruntime) is imported when a subcommand runs, not when ``crib`` starts.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +11,42 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .annotate import annotate
-from .evaluate import evaluate, format_scores
-from .reader import decode_image, read_image_bytes
-from .report import summarize
+from trainer.cli import add_json_option, add_rules_option
+from trainer.errors import CribbageError
+
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``read`` and ``eval-vision`` to the ``crib`` command."""
+    read = commands.add_parser("read", help="read cards in photos and score them")
+    read.add_argument("photos", nargs="+", help="photo files")
+    read.add_argument("--starter", help="the starter card (default: the card set apart)")
+    read.add_argument("--crib", action="store_true", help="score as a crib")
+    read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
+    add_json_option(read)
+    add_rules_option(read)
+    read.set_defaults(run=read_photos)
+
+    evaluate = commands.add_parser("eval-vision", help="measure the card reader on labelled photos")
+    evaluate.add_argument("directory", help="folder with images/ and labels.json")
+    add_json_option(evaluate)
+    evaluate.set_defaults(run=evaluate_photos)
 
 
 def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Read each photo, print its cards and score; 2 if any photo could not be read."""
+    from .reader import read_image_bytes
+    from .report import summarize
+
     if args.annotate and len(args.photos) > 1 and not Path(args.annotate).is_dir():
-        raise ValueError("with several photos, --annotate must be an existing folder")
+        raise CribbageError("with several photos, --annotate must be an existing folder")
     status = 0
     for photo in args.photos:
         try:
             data = Path(photo).read_bytes()
-            summary = summarize(read_image_bytes(data), args.starter, args.crib, args.rules)
-        except (OSError, ValueError) as e:
+            summary = summarize(
+                read_image_bytes(data), args.starter, crib=args.crib, rules=args.rules
+            )
+        except (OSError, CribbageError) as e:
             status = 2
             if args.json:
                 print(json.dumps({"image": photo, "error": str(e)}), file=out)
@@ -41,6 +64,9 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
 
 def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: Path) -> None:
     import cv2
+
+    from .annotate import annotate
+    from .upload import decode_image
 
     path = target / f"{Path(photo).stem}-read.jpg" if target.is_dir() else target
     if not cv2.imwrite(str(path), annotate(decode_image(data), summary["cards"])):
@@ -68,6 +94,8 @@ def _format(photo: str, summary: dict[str, Any]) -> str:
 
 def evaluate_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Print precision, recall, whole-hand rate and speed per subset of a labelled folder."""
+    from .evaluate import evaluate, format_scores
+
     scores = evaluate(Path(args.directory))
     if args.json:
         print(json.dumps({k: s.to_json() for k, s in scores.items()}), file=out)

@@ -1,9 +1,14 @@
-"""Exceptions raised by :func:`vision.reader.read_image_bytes` (all ``ValueError`` subclasses)."""
+"""Errors about photos: each an :class:`ImageError`, a :class:`~trainer.errors.CribbageError`.
+
+Like the engine's errors, they mean bad input, and their message is for the player.
+"""
 
 from __future__ import annotations
 
+from trainer.errors import CribbageError
 
-class ImageError(ValueError):
+
+class ImageError(CribbageError):
     """The upload is not a usable photo: not an image, empty, truncated, or too many pixels."""
 
 

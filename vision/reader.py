@@ -10,8 +10,9 @@ API (stable; used by the web app and ``crib read``):
     reading.starter_index                            # index into reading.cards, or None
     reading.certain_cards                            # codes of the cards read with confidence
 
-``read_image_bytes`` raises :class:`vision.errors.ImageError` (a ``ValueError``) for an empty,
-truncated or non-image upload or one over :data:`MAX_PIXELS`; its subclasses
+Photos given as bytes or paths are checked and decoded by :mod:`vision.upload`, which raises
+:class:`vision.errors.ImageError` for an empty, truncated or non-image upload or one over
+:data:`vision.upload.MAX_PIXELS`; ``read_image_bytes`` adds
 :class:`~vision.errors.NoCardsError` when no card is found and
 :class:`~vision.errors.TooManyCardsError` when more than ``max_cards`` are found.
 
@@ -29,7 +30,6 @@ it.
 from __future__ import annotations
 
 import json
-import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -41,12 +41,8 @@ import numpy as np
 
 from vision import CARDS, MODELS_DIR
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
-from vision.errors import ImageError, NoCardsError, TooManyCardsError
-
-MAX_PIXELS = 40_000_000
-"""Largest accepted photo (width x height)."""
-MAX_BYTES = 50 * 1024 * 1024
-"""Largest accepted upload in bytes."""
+from vision.errors import NoCardsError, TooManyCardsError
+from vision.upload import decode_upload
 
 
 @dataclass(frozen=True)
@@ -91,15 +87,6 @@ class Reading:
     def certain_cards(self) -> list[str]:
         """Codes of the cards read with confidence."""
         return [c.card for c in self.cards if not c.uncertain]
-
-    @property
-    def starter(self) -> DetectedCard | None:
-        """The starter card, if one is set apart."""
-        return None if self.starter_index is None else self.cards[self.starter_index]
-
-    def hand(self) -> list[DetectedCard]:
-        """The cards other than the starter."""
-        return [c for i, c in enumerate(self.cards) if i != self.starter_index]
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
@@ -368,118 +355,6 @@ def _load_reader(models_dir: str) -> CardReader:
     return CardReader(Path(models_dir))
 
 
-# ---------------------------------------------------------------------------------- uploads
-
-
-_NOT_AN_IMAGE = "The file is not an image that can be read (use JPEG, PNG, WebP, BMP or GIF)."
-
-
-def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) read from a PNG, GIF, WebP, BMP or JPEG header; None if unknown."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return struct.unpack("<HH", data[6:10])
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
-        chunk = data[12:16]
-        if chunk == b"VP8 " and data[23:26] == b"\x9d\x01\x2a":  # lossy: 14-bit sizes
-            w, h = struct.unpack("<HH", data[26:30])
-            return w & 0x3FFF, h & 0x3FFF
-        if chunk == b"VP8L" and data[20] == 0x2F:  # lossless: 14-bit sizes minus one
-            bits = int.from_bytes(data[21:25], "little")
-            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-        if chunk == b"VP8X":  # extended: 24-bit canvas sizes minus one
-            return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(
-                data[27:30], "little"
-            ) + 1
-    if data[:2] == b"BM" and len(data) >= 26:
-        w, h = struct.unpack("<ii", data[18:26])
-        return abs(w), abs(h)
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-                i += 1 if marker == 0xFF else 2
-                continue
-            seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
-            if marker in (
-                0xC0,
-                0xC1,
-                0xC2,
-                0xC3,
-                0xC5,
-                0xC6,
-                0xC7,
-                0xC9,
-                0xCA,
-                0xCB,
-                0xCD,
-                0xCE,
-                0xCF,
-            ):
-                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
-                return w, h
-            i += 2 + seg
-    return None
-
-
-def _truncated(data: bytes) -> bool:
-    """True when a JPEG lacks its end marker or a PNG lacks its IEND chunk."""
-    if data[:2] == b"\xff\xd8":
-        return b"\xff\xd9" not in data[-4096:]
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return b"IEND" not in data[-64:]
-    return False
-
-
-REDUCE_ABOVE = 2600
-"""JPEGs whose longer side exceeds this are decoded at half size (DCT scaling, about 2x faster)."""
-
-
-def _too_many_pixels(w: int, h: int, max_pixels: int) -> ImageError:
-    return ImageError(
-        f"The image has too many pixels ({w}x{h} = {w * h / 1e6:.0f} MP; "
-        f"limit {max_pixels / 1e6:.0f} MP). Please send a smaller photo."
-    )
-
-
-def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """Decode uploaded bytes to a full-size BGR image, with clear errors.
-
-    Raises:
-        ImageError: Empty, not an image, truncated, or more than ``max_pixels`` pixels.
-    """
-    return _decode(data, max_pixels, reduce=False)[0]
-
-
-def _decode(data: bytes, max_pixels: int, reduce: bool) -> tuple[np.ndarray, float]:
-    """Decode with checks; returns the image and its scale factor to full size (1 or 2)."""
-    if not data:
-        raise ImageError("The file is empty: no image data was received.")
-    if len(data) > MAX_BYTES:
-        raise ImageError(
-            f"The file is too large ({len(data) / 1e6:.0f} MB; limit {MAX_BYTES / 1e6:.0f} MB)."
-        )
-    size = _header_size(data)
-    if size is None:  # also keeps a format whose size is unknown from being decoded blind
-        raise ImageError(_NOT_AN_IMAGE)
-    if size[0] * size[1] > max_pixels:
-        raise _too_many_pixels(*size, max_pixels)
-    if _truncated(data):
-        raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
-    half = reduce and size is not None and data[:2] == b"\xff\xd8" and max(size) > REDUCE_ABOVE
-    flag = cv2.IMREAD_REDUCED_COLOR_2 if half else cv2.IMREAD_COLOR
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
-    if img is None or img.size == 0:
-        raise ImageError(_NOT_AN_IMAGE)
-    factor = max(size) / max(img.shape[:2]) if half else 1.0
-    return img, factor
-
-
 def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS_DIR) -> Reading:
     """Read the cards in a photo: each with its confidence and box, and the starter guess.
 
@@ -499,7 +374,7 @@ def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS
     if isinstance(image, np.ndarray):
         return load_reader(models_dir).read(image)
     data = image if isinstance(image, bytes) else Path(image).read_bytes()
-    img, f = _decode(data, MAX_PIXELS, reduce=True)
+    img, f = decode_upload(data, reduce=True)
     return load_reader(models_dir).read(img, scale=f)
 
 
@@ -538,11 +413,9 @@ def read_image_bytes(
 
 __all__ = [
     "CARDS",
-    "MAX_PIXELS",
     "CardReader",
     "DetectedCard",
     "Reading",
-    "decode_image",
     "load_reader",
     "read_cards",
     "read_image_bytes",

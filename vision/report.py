@@ -14,7 +14,11 @@ if TYPE_CHECKING:
 
 
 def summarize(
-    reading: Reading, starter: str | None = None, crib: bool = False, rules: RuleSet = SIX_CARD
+    reading: Reading,
+    starter: str | None = None,
+    *,
+    crib: bool = False,
+    rules: RuleSet = SIX_CARD,
 ) -> dict[str, Any]:
     """The cards read, the starter and, when exactly a hand (or crib) and a starter, the score.
 
@@ -50,7 +54,7 @@ def summarize(
         for i, c in enumerate(reading.cards)
     ]
     hand = [c for i, c in enumerate(reading.cards) if i != chosen]
-    size = rules.show_size(crib)
+    size = rules.show_size(crib=crib)
     what = "crib" if crib else "hand"
     result: dict[str, Any] = {"cards": cards, "starter": turned, "score": None}
     if turned is None and len(hand) != size + 1:
@@ -63,7 +67,7 @@ def summarize(
     elif any(c.uncertain for c in hand) or (chosen is not None and reading.cards[chosen].uncertain):
         result["note"] = "some cards were read with low confidence: check them"
     else:
-        breakdown = score_show([c.card for c in hand], turned, crib, rules=rules)
+        breakdown = score_show([c.card for c in hand], turned, crib=crib, rules=rules)
         result["score"] = breakdown.to_json()
         result["note"] = f"{what} scores {breakdown.total}"
     return result

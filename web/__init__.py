@@ -4,7 +4,7 @@
 it on gunicorn, see :mod:`web.serve`). Settings: ``CRIB_SECRET_KEY`` and ``CRIB_DATABASE_URL``
 in the environment, or ``SECRET_KEY`` and ``DATABASE_URL`` in ``instance/config.py``.
 
-Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``drills``
+Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``practice``
 (``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``), ``auth``
 (``/auth/register``, ``/auth/login``, ``/auth/logout``) and ``photo`` (``/photo``,
 ``POST /api/read``).
@@ -16,9 +16,10 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # Flask loads with the app, not with the ``crib`` command (:mod:`web.cli`)
+    from flask import Flask
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -27,6 +28,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Config comes from ``test_config`` when given, otherwise from ``instance/config.py`` and the
     environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``).
     """
+    from flask import Flask
+
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     os.makedirs(app.instance_path, exist_ok=True)
@@ -45,11 +48,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, db, drills, errors, pages, photo
+    from . import api, auth, db, errors, pages, photo, practice
 
     db.init_app(app)
     errors.init_app(app)
-    for blueprint in (pages.bp, drills.bp, api.bp, auth.bp, photo.bp):
+    for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -10,8 +10,8 @@ from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 
 from trainer import score_show
-from trainer.breakdown import RULE_TEXT
-from trainer.drills import KINDS, Difficulty
+from trainer.dealing import KINDS, Difficulty
+from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count

@@ -6,6 +6,8 @@ from flask import Flask, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from trainer.errors import CribbageError
+
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
@@ -19,8 +21,12 @@ def handle_http(error: HTTPException) -> ResponseReturnValue:
     return render_template("error.html", code=code, message=error.description), code
 
 
-def handle_value(error: ValueError) -> ResponseReturnValue:
-    """Bad cards or a bad answer reaching a view: a 400 naming the problem."""
+def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
+    """Bad cards, a bad answer or a bad photo reaching a view: a 400 naming the problem.
+
+    Only the project's own errors say something the player can act on; any other exception
+    (a ``ValueError`` from a bug included) is a 500 (:func:`handle_unexpected`).
+    """
     if _wants_json():
         return {"error": str(error)}, 400
     return render_template("error.html", code=400, message=str(error)), 400
@@ -38,5 +44,5 @@ def handle_unexpected(error: Exception) -> ResponseReturnValue:
 def init_app(app: Flask) -> None:
     """Register the handlers."""
     app.register_error_handler(HTTPException, handle_http)
-    app.register_error_handler(ValueError, handle_value)
+    app.register_error_handler(CribbageError, handle_bad_input)
     app.register_error_handler(Exception, handle_unexpected)

@@ -8,8 +8,9 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from trainer import Card, parse_cards, score_show
-from trainer.breakdown import RULE_TEXT
 from trainer.cards import split_tokens
+from trainer.errors import CribbageError, HandSizeError
+from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
 
@@ -36,10 +37,10 @@ def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> d
     cards = parse_cards(cards_text)
     if starter_text.strip():
         starter = Card.parse(starter_text)
-    elif len(cards) == rules.show_size(crib) + 1:
+    elif len(cards) == rules.show_size(crib=crib) + 1:
         starter = cards.pop()
     else:
-        raise ValueError("give the starter card too (or type it last, after the hand)")
+        raise HandSizeError("give the starter card too (or type it last, after the hand)")
     return {"breakdown": score_show(cards, starter, crib=crib, rules=rules)}
 
 
@@ -58,7 +59,7 @@ def score() -> tuple[str, int]:
         rules = get_rules(request.args.get("rules", SIX_CARD.name))
         if cards.strip():
             context |= _scored(cards, starter, crib, rules)
-    except ValueError as error:
+    except CribbageError as error:
         rules = SIX_CARD
         context["error"], status = str(error), 400
     page = render_template(
@@ -77,7 +78,7 @@ def score_pegging() -> tuple[str, int]:
     if play.strip():
         try:
             context["pegs"] = score_sequence(split_tokens(play), end=end)
-        except ValueError as error:
+        except CribbageError as error:
             context["error"], status = str(error), 400
     page = render_template("pages/pegging.html", rule_text=RULE_TEXT, **context)
     return page, status

@@ -37,12 +37,12 @@ def read() -> dict[str, Any]:
     except ImportError:
         abort(503, "the card reader is not installed on this server")
     try:
-        reading = read_image_bytes(upload.read())  # an ImageError is a ValueError: a 400
+        reading = read_image_bytes(upload.read())  # an ImageError: a 400
     except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
         abort(503, f"the card reader is not available: {error}")
     crib = checked(request.form, "crib")
     starter = request.form.get("starter") or None
-    result: dict[str, Any] = summarize(reading, starter, crib)  # bad starter: ValueError, 400
+    result: dict[str, Any] = summarize(reading, starter, crib=crib)  # bad starter: a 400
     result["image_size"] = list(reading.image_size)
     result["seconds"] = round(reading.seconds, 3)
     return result

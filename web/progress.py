@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
-from trainer.drills import DAILY_KINDS, Category
+from trainer.dealing import DAILY_KINDS, Category
 
 from .models import Answer, Drill, Skill
 

@@ -1,6 +1,7 @@
 """Drills as stored things: deal one to a player, deal the daily set, record an answer.
 
-The cards and the verdict come from :mod:`trainer.drills`; this module only keeps them.
+The cards and the verdict come from :mod:`trainer.dealing` and :mod:`trainer.grading`; this
+module only keeps them.
 These are the hot paths of the trainer, so they use SQLAlchemy Core statements (a few
 indexed queries, one commit per request) rather than the ORM's unit of work.
 """
@@ -17,8 +18,11 @@ from sqlalchemy import Row, Table, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from trainer import drills
-from trainer.drills import Category, Deal, Difficulty, Grade, Tally
+from trainer import dealing, weak_spots
+from trainer.dealing import Category, Deal, Difficulty, DrillKind
+from trainer.errors import InvalidAnswerError
+from trainer.grading import Grade, grade
+from trainer.weak_spots import Tally
 
 from .db import write_lock
 from .models import Answer, Drill, Skill
@@ -70,7 +74,7 @@ def drill_json(drill: Row[Any]) -> dict[str, Any]:
 def _drill_values(
     player_id: int, deal: Deal, mode: str, difficulty: Difficulty, **extra: Any
 ) -> dict[str, Any]:
-    categories = ",".join(sorted(c.value for c in drills.classify(deal)))
+    categories = ",".join(sorted(c.value for c in dealing.classify(deal)))
     return {
         "player_id": player_id,
         "kind": deal.kind,
@@ -94,7 +98,7 @@ def tallies(db: Session, player_id: int) -> dict[Category, Tally]:
 def deal_next(
     db: Session,
     player_id: int,
-    kind: drills.DrillKind,
+    kind: DrillKind,
     difficulty: Difficulty,
     mode: str = "practice",
     rng: random.Random | None = None,
@@ -102,15 +106,15 @@ def deal_next(
     """Deal and store the player's next drill of ``kind``.
 
     In practice a missed deal that is due comes back first; otherwise the deal aims at the
-    player's weak spots (:func:`trainer.drills.choose_focus`).
+    player's weak spots (:func:`trainer.weak_spots.choose_focus`).
 
     :raises sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     rng = rng or random.Random()
     due = _due_review(db, player_id, kind) if mode == "practice" else None
     if due is None:
-        focus = drills.choose_focus(kind, tallies(db, player_id), rng)
-        deal = drills.deal(kind, rng, difficulty, focus)
+        focus = weak_spots.choose_focus(kind, tallies(db, player_id), rng)
+        deal = dealing.deal(kind, rng, difficulty, focus)
         values = _drill_values(player_id, deal, mode, difficulty)
     else:
         answer_id, values = due
@@ -149,7 +153,7 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
     existing = list(db.execute(query.order_by(DRILLS.c.position)))
     if existing:
         return existing
-    deals = zip(_daily_deals(date), drills.DAILY_LEVELS, strict=True)
+    deals = zip(_daily_deals(date), dealing.DAILY_LEVELS, strict=True)
     rows = [
         _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
         for position, (deal, level) in enumerate(deals)
@@ -164,7 +168,7 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
 def _daily_deals(date: str) -> tuple[Deal, ...]:
     """The daily challenge's deals: the same for every player, so dealt once per date (the
     API opens yesterday's, today's and tomorrow's)."""
-    return tuple(drills.daily(date))
+    return tuple(dealing.daily(date))
 
 
 def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
@@ -177,23 +181,23 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
     """Grade ``given`` against the engine, store it with the tallies, commit; return the
     verdict and the seconds the answer took.
 
-    :raises ValueError: for a malformed answer (nothing is stored).
+    :raises InvalidAnswerError: for a malformed answer (nothing is stored).
     :raises sqlalchemy.exc.IntegrityError: when the drill already has an answer.
     """
-    grade = drills.grade(Deal.from_json(drill.deal), given)
+    verdict = grade(Deal.from_json(drill.deal), given)
     now = time.time()
     seconds = min(now - drill.dealt_at, _MAX_SECONDS, _shown_for(given))
     review_at = None
-    if not grade.correct and drill.mode != "daily":
+    if not verdict.correct and drill.mode != "daily":
         review_at = now + REVIEW_AFTER[min(drill.repeat, len(REVIEW_AFTER) - 1)]
-    missed = sorted(c.value for c in grade.missed_categories)
+    missed = sorted(c.value for c in verdict.missed_categories)
     answer = {
         "drill_id": drill.id,
         "player_id": drill.player_id,
         "kind": drill.kind,
-        "correct": grade.correct,
-        "claimed": grade.claimed,
-        "total": grade.total,
+        "correct": verdict.correct,
+        "claimed": verdict.claimed,
+        "total": verdict.total,
         "seconds": seconds,
         "answered_at": now,
         "day": datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
@@ -203,14 +207,14 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
     }
     added = _skill_rows(
         drill.player_id,
-        drills.tally([(_categories(drill.categories), grade.missed_categories, seconds)]),
+        weak_spots.tally([(_categories(drill.categories), verdict.missed_categories, seconds)]),
     )
     with write_lock():
         db.execute(_INSERT_ANSWER, answer)
         if added:
             db.execute(_skills_upsert(db), added)
         db.commit()
-    return grade, seconds
+    return verdict, seconds
 
 
 def _shown_for(given: dict[str, Any]) -> float:
@@ -219,13 +223,13 @@ def _shown_for(given: dict[str, Any]) -> float:
     The server's clock runs from the deal; a daily challenge is dealt all at once, so the
     page's own timer is what separates its six answers. It can only shorten the server's.
 
-    :raises ValueError: when ``"seconds"`` is given but is not a number.
+    :raises InvalidAnswerError: when ``"seconds"`` is given but is not a number.
     """
     shown = given.get("seconds")
     if shown is None:
         return _MAX_SECONDS
     if isinstance(shown, bool) or not isinstance(shown, int | float):
-        raise ValueError(f"'seconds' must be a number, got {shown!r}")
+        raise InvalidAnswerError(f"'seconds' must be a number, got {shown!r}")
     return float(shown) if shown > 0 else _MAX_SECONDS
 
 
@@ -259,7 +263,7 @@ def rebuild_skills(db: Session, player_id: int) -> None:
         .join(ANSWERS, ANSWERS.c.drill_id == DRILLS.c.id)
         .where(ANSWERS.c.player_id == player_id)
     )
-    totals = drills.tally(
+    totals = weak_spots.tally(
         (_categories(present), _categories(missed), seconds) for present, missed, seconds in rows
     )
     db.execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from trainer import Kind, score_show
+from trainer.dealing import DAILY_KINDS
 from trainer.discard import analyze_discards
-from trainer.drills import DAILY_KINDS, SHOW_KINDS, explain_shortfall
+from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg
 
 PHONE = {"width": 390, "height": 844}
@@ -49,7 +50,7 @@ def right_answer(drill: dict[str, Any]) -> int:
 def answer_by_keyboard(page: Page, drill: dict[str, Any], points: int | None) -> None:
     """Type a count and Enter, or pick a throw with the number keys and Enter."""
     if drill["kind"] == "discard":
-        best = [str(c) for c in analyze_discards(drill["cards"], drill["dealer"])[0].discard]
+        best = [str(c) for c in analyze_discards(drill["cards"], dealer=drill["dealer"])[0].discard]
         for card in best:
             page.keyboard.press(str(drill["cards"].index(card) + 1))
     else:
@@ -158,7 +159,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
     page.screenshot(path=shots / "phone-pegging.png", full_page=True)
 
     drill = goto_drill(page, f"{server}/practice/discard")
-    options = analyze_discards(drill["cards"], drill["dealer"])
+    options = analyze_discards(drill["cards"], dealer=drill["dealer"])
     worst = [str(c) for c in options[-1].discard]
     for card in worst:
         page.locator(f'#cards .card[data-card="{card}"]').tap()

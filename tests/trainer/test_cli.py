@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from crib.cli import main
 from trainer import score_show
-from trainer.cli import main
 from trainer.discard import analyze_discards
 from trainer.pegging import score_sequence
 
@@ -39,7 +39,7 @@ def test_score_json_matches_engine(argv: list[str], hand: str, starter: str, cri
     """``crib score --json`` prints the engine's breakdown, however the cards are typed."""
     status, out = run([*argv, "--json"])
     assert status == 0
-    expected = score_show(hand.split(), starter, crib)
+    expected = score_show(hand.split(), starter, crib=crib)
     assert json.loads(out) == json.loads(json.dumps(expected.to_json()))
 
 
@@ -124,7 +124,7 @@ def test_bad_input_is_one_line_on_stderr(
 def test_installed_console_script() -> None:
     """The ``crib`` entry point runs as a program and prints the stats JSON shape."""
     result = subprocess.run(
-        [sys.executable, "-m", "trainer.cli", "stats", "--json"],
+        [sys.executable, "-m", "crib", "stats", "--json"],
         capture_output=True,
         text=True,
         check=True,

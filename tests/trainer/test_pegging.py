@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainer.breakdown import Kind, ScoreItem
 from trainer.cards import (
     DECK,
     Card,
@@ -21,7 +20,9 @@ from trainer.cards import (
     Suit,
     parse_cards,
 )
-from trainer.pegging import IllegalPlayError, Peg, play_out, score_peg, score_sequence
+from trainer.errors import IllegalPlayError
+from trainer.items import Kind, ScoreItem
+from trainer.pegging import Peg, play_out, score_peg, score_sequence
 
 
 def kinds(items: tuple[ScoreItem, ...]) -> list[tuple[Kind, int]]:

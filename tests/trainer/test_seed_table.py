@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import pytest
 
-from trainer.breakdown import Kind
 from trainer.cards import Card, Rank, Suit
+from trainer.items import Kind
 from trainer.show import score_show
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from trainer.breakdown import Kind, number_words
 from trainer.cards import (
     DECK,
     Card,
@@ -23,6 +22,7 @@ from trainer.cards import (
     Suit,
     parse_cards,
 )
+from trainer.items import Kind, number_words
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.show import heels, score_ranks, score_show
 
@@ -127,7 +127,7 @@ TWENTY_NINE = (parse_cards("5H 5D 5C JS"), Card.parse("5S"))
 def test_known_totals(text: str, crib: bool, rules: RuleSet, total: int) -> None:
     """Totals counted by hand from the rule books."""
     hand, starter = deal(text)
-    breakdown = score_show(hand, starter, crib, rules=rules)
+    breakdown = score_show(hand, starter, crib=crib, rules=rules)
     assert breakdown.total == total
     assert sum(i.points for i in breakdown.items) == total
 
@@ -204,7 +204,7 @@ def test_items_in_order() -> None:
 )
 def test_flush_item(text: str, crib: bool, flush: str) -> None:
     """The flush names its cards and scores one a card."""
-    [item] = [i for i in score_show(*deal(text), crib).items if i.kind is Kind.FLUSH]
+    [item] = [i for i in score_show(*deal(text), crib=crib).items if i.kind is Kind.FLUSH]
     assert frozenset(item.cards) == cards_of(flush)
     assert item.points == len(item.cards)
 
@@ -220,7 +220,7 @@ def test_jack_starter_is_not_nobs() -> None:
 def test_four_card_flush_needs_the_hand_cards() -> None:
     """Three hand cards and the starter of one suit are no flush."""
     for crib in (False, True):
-        breakdown = score_show(*deal("2H 4H 6H 8S | KH"), crib)
+        breakdown = score_show(*deal("2H 4H 6H 8S | KH"), crib=crib)
         assert Kind.FLUSH not in breakdown.points_by_kind()
 
 
@@ -332,7 +332,7 @@ def test_rejects(
 ) -> None:
     """Wrong sizes, duplicates and bad tokens each raise their own error."""
     with pytest.raises(error, match=re.escape(message)):
-        score_show(hand.split(), starter, crib, rules=rules)
+        score_show(hand.split(), starter, crib=crib, rules=rules)
 
 
 @example(deal=TWENTY_NINE, crib=False)
@@ -340,7 +340,7 @@ def test_rejects(
 @given(deal=deals(4), crib=st.booleans())
 def test_matches_reference(deal: tuple[list[Card], Card], crib: bool) -> None:
     """Total, items and the textbook count agree on any deal."""
-    breakdown = score_show(*deal, crib)
+    breakdown = score_show(*deal, crib=crib)
     assert breakdown.total == sum(i.points for i in breakdown.items)
     assert breakdown.total == reference_score(*deal, crib)
     kinds = [i.kind for i in breakdown.items]
@@ -350,7 +350,7 @@ def test_matches_reference(deal: tuple[list[Card], Card], crib: bool) -> None:
 @given(deal=deals(3), crib=st.just(False))
 def test_five_card_hand_matches_reference(deal: tuple[list[Card], Card], crib: bool) -> None:
     """Three-card hands of the five-card game agree with the textbook count."""
-    breakdown = score_show(*deal, crib, rules=FIVE_CARD)
+    breakdown = score_show(*deal, crib=crib, rules=FIVE_CARD)
     assert breakdown.total == sum(i.points for i in breakdown.items)
     assert breakdown.total == reference_score(*deal, crib)
 
@@ -424,7 +424,7 @@ def test_say_ends_with_total(deal: tuple[list[Card], Card]) -> None:
 )
 def test_score_ranks(hand: str, starter: str, crib: bool, rules: RuleSet, text: str) -> None:
     """What ranks score for certain, and what the suits could add."""
-    assert str(score_ranks(hand, starter, crib, rules=rules)) == text
+    assert str(score_ranks(hand, starter, crib=crib, rules=rules)) == text
 
 
 def test_score_ranks_to_json() -> None:
@@ -476,10 +476,10 @@ def test_score_ranks_covers_every_suiting(ranks: list[Rank], crib: bool) -> None
     """The certain total is the least over all suits, and every other total is listed."""
     assume(ranks[:4].count(Rank.JACK) < 4)  # four jacks: see test_score_ranks
     totals = {
-        score_show(cards[:4], cards[4], crib).total
+        score_show(cards[:4], cards[4], crib=crib).total
         for suits in itertools.product(Suit, repeat=5)
         if len(set(cards := [Card(r, s) for r, s in zip(ranks, suits, strict=True)])) == 5
     }
-    result = score_ranks(ranks[:4], ranks[4], crib)
+    result = score_ranks(ranks[:4], ranks[4], crib=crib)
     assert result.certain == min(totals)
     assert {result.certain, *(total for total, _ in result.outcomes)} == totals

@@ -55,8 +55,8 @@ def deal_strategy(size: int) -> st.SearchStrategy[list[Card]]:
 def test_batch_matches_show(cards: list[Card], crib: bool) -> None:
     """score_batch on card indices equals score_show on the cards."""
     hand, starter = cards[:-1], cards[-1]
-    batch = score_batch(np.array([[c.index for c in hand]]), np.array([starter.index]), crib)
-    assert batch.tolist() == [score_show(hand, starter, crib).total]
+    batch = score_batch(np.array([[c.index for c in hand]]), np.array([starter.index]), crib=crib)
+    assert batch.tolist() == [score_show(hand, starter, crib=crib).total]
 
 
 @given(cards=deal_strategy(3))
@@ -71,12 +71,12 @@ def test_batch_matches_show_five_card(cards: list[Card]) -> None:
 @pytest.mark.parametrize("rules", [SIX_CARD, FIVE_CARD], ids=lambda r: r.name)
 def test_batch_matches_show_in_bulk(crib: bool, rules: RuleSet) -> None:
     """Thousands of random deals at once, shuffled rows and all."""
-    size = rules.show_size(crib)
+    size = rules.show_size(crib=crib)
     rng = np.random.default_rng(121)
     deals = np.argsort(rng.random((3000, 52)), axis=1)[:, : size + 1]
-    totals = score_batch(deals[:, :-1], deals[:, -1], crib)
+    totals = score_batch(deals[:, :-1], deals[:, -1], crib=crib)
     expected = [
-        score_show([DECK[i] for i in row[:-1]], DECK[row[-1]], crib, rules=rules).total
+        score_show([DECK[i] for i in row[:-1]], DECK[row[-1]], crib=crib, rules=rules).total
         for row in deals
     ]
     assert totals.tolist() == expected

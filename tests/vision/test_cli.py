@@ -9,8 +9,8 @@ from pathlib import Path
 import cv2
 import pytest
 
+from crib.cli import main
 from trainer import InvalidCardError, score_show
-from trainer.cli import main
 from vision.reader import DetectedCard, Reading
 from vision.report import summarize
 
@@ -31,7 +31,7 @@ def test_four_and_a_starter_are_scored_by_the_engine(crib: bool) -> None:
     """Exactly four cards and a starter set apart: the engine's breakdown comes back."""
     summary = summarize(reading(["5H", "5D", "5C", "JS", "5S"], 4), crib=crib)
     assert summary["starter"] == "5S"
-    assert summary["score"] == score_show(["5H", "5D", "5C", "JS"], "5S", crib).to_json()
+    assert summary["score"] == score_show(["5H", "5D", "5C", "JS"], "5S", crib=crib).to_json()
     assert [c["starter"] for c in summary["cards"]] == [False] * 4 + [True]
 
 

@@ -18,8 +18,6 @@ from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import (
     DetectedCard,
     Reading,
-    _header_size,
-    decode_image,
     load_reader,
     read_cards,
     read_image_bytes,
@@ -27,6 +25,7 @@ from vision.reader import (
 )
 from vision.synth.faces import Deck
 from vision.synth.scene import make_scene
+from vision.upload import _header_size, decode_image
 
 
 def _jpeg(img: np.ndarray) -> bytes:

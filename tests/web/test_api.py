@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 import web.training
 from trainer import Kind, score_show
+from trainer.dealing import DAILY_KINDS, Category
 from trainer.discard import analyze_discards
-from trainer.drills import DAILY_KINDS, SHOW_KINDS, Category, explain_shortfall
+from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg, score_sequence
 from trainer.rules import FIVE_CARD
 from web.db import get_session
@@ -179,7 +180,7 @@ def test_discard_drill_graded_by_expected_points(client: FlaskClient) -> None:
     """The best throw is right; another costs exactly the engine's difference in net EV."""
     drill = deal(client, "discard")
     assert len(drill["cards"]) == 6 and drill["role"] in ("dealer", "pone")
-    options = analyze_discards(drill["cards"], drill["dealer"])
+    options = analyze_discards(drill["cards"], dealer=drill["dealer"])
     worst = [str(c) for c in options[-1].discard]
     result = client.post(f"/api/drills/{drill['id']}/answer", json={"discard": worst}).json
     assert result["correct"] is (options[-1].net_ev == options[0].net_ev)
@@ -187,7 +188,7 @@ def test_discard_drill_graded_by_expected_points(client: FlaskClient) -> None:
     assert result["options"][0] == options[0].to_json()
 
     again = deal(client, "discard")
-    best = analyze_discards(again["cards"], again["dealer"])[0].discard
+    best = analyze_discards(again["cards"], dealer=again["dealer"])[0].discard
     body = {"discard": [str(c) for c in best]}
     assert client.post(f"/api/drills/{again['id']}/answer", json=body).json["correct"] is True
 
@@ -367,7 +368,7 @@ def test_daily_summary_after_the_last_answer(client: FlaskClient) -> None:
     daily = client.get("/api/daily").json
     for n, drill in enumerate(daily["drills"]):
         if drill["kind"] == "discard":
-            best = analyze_discards(drill["cards"], drill["dealer"])[0].discard
+            best = analyze_discards(drill["cards"], dealer=drill["dealer"])[0].discard
             answer: dict[str, Any] = {"discard": [str(c) for c in best]}
         else:
             answer = {"points": right_points(drill) + (1 if n == 0 else 0)}

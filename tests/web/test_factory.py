@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from web import create_app
 
@@ -67,3 +68,22 @@ def test_instance_config_file(instance: Path) -> None:
     instance.mkdir()
     (instance / "config.py").write_text("SECRET_KEY = 'from-file'\n")
     assert create_app().config["SECRET_KEY"] == "from-file"
+
+
+def test_only_the_projects_errors_become_a_400(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bad input (a CribbageError) is a 400 naming it; a ValueError from a bug is a logged 500
+    whose message says nothing of the internals."""
+    from web import api
+
+    def buggy(*args: object, **kwargs: object) -> None:
+        raise ValueError("internal detail: index 7 out of range")
+
+    monkeypatch.setattr(api, "score_show", buggy)
+    response = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "JS"], "starter": "5S"})
+    assert response.status_code == 500
+    assert "internal detail" not in response.get_data(as_text=True)
+    monkeypatch.undo()
+    bad = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "1S"], "starter": "5S"})
+    assert bad.status_code == 400 and "unknown rank '1'" in bad.json["error"]

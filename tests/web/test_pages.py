@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from trainer import score_show
-from trainer.breakdown import RULE_TEXT, Kind
+from trainer.items import RULE_TEXT, Kind
 from trainer.pegging import score_sequence
 from trainer.rules import RULESETS
 

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from trainer import score_show
+from vision.errors import ImageError
 
 
 @dataclasses.dataclass
@@ -93,7 +94,7 @@ def test_reader_errors(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> 
     """An unreadable photo is a 400 with the reader's message; no file is a 400."""
 
     def refuse(data: bytes) -> None:
-        raise ValueError("The file is not an image that can be read")
+        raise ImageError("The file is not an image that can be read")
 
     install_reader(monkeypatch, refuse)
     response = upload(client, data=b"not an image")

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 import web.training
 from trainer import score_show
-from trainer.drills import Category
+from trainer.dealing import Category
 from web import charts, progress
 from web.db import get_session
 from web.models import Player

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from trainer.breakdown import RULE_TEXT, Kind, ScoreItem, number_words
 from trainer.cards import parse_cards
+from trainer.items import RULE_TEXT, Kind, ScoreItem, number_words
 
 
 @pytest.mark.parametrize(

@@ -9,26 +9,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer import Kind, parse_cards, parse_deal, score_show
-from trainer.discard import analyze_discards
-from trainer.drills import (
-    CRIB_FLUSH_NOTE,
+from trainer.dealing import (
     DAILY_KINDS,
     KINDS,
-    SHOW_KINDS,
     Category,
     Deal,
     Difficulty,
-    Tally,
-    choose_focus,
     classify,
     daily,
     deal,
-    explain_shortfall,
-    grade,
     is_crib_flush_trap,
-    tally,
 )
+from trainer.discard import analyze_discards
+from trainer.grading import CRIB_FLUSH_NOTE, SHOW_KINDS, explain_shortfall, grade
 from trainer.pegging import score_peg
+from trainer.weak_spots import Tally, choose_focus, tally
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer.drills import KINDS, Difficulty
+from trainer.dealing import KINDS, Difficulty
 
-bp = Blueprint("drills", __name__)
+bp = Blueprint("practice", __name__)
 
 SPRINT_SECONDS = 180
 """How long a sprint lasts."""
@@ -28,7 +28,7 @@ TITLES = {
 @bp.get("/daily")
 def daily() -> str:
     """Today's challenge: the same deals for everyone, then a spoiler-free summary to share."""
-    return render_template("drills/drill.html", mode="daily", kind="", title="Daily challenge")
+    return render_template("practice/drill.html", mode="daily", kind="", title="Daily challenge")
 
 
 @bp.get("/practice/<kind>")
@@ -40,7 +40,7 @@ def practice(kind: str) -> str:
     if difficulty not in {d.value for d in Difficulty}:
         difficulty = Difficulty.STANDARD.value
     return render_template(
-        "drills/drill.html",
+        "practice/drill.html",
         mode="practice",
         kind=kind,
         title=TITLES[kind],
@@ -53,7 +53,7 @@ def practice(kind: str) -> str:
 def sprint() -> str:
     """As many hand counts as possible against the clock; misses cost time."""
     return render_template(
-        "drills/drill.html",
+        "practice/drill.html",
         mode="sprint",
         kind="hand",
         title="Sprint",

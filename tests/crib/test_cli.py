@@ -1,0 +1,48 @@
+"""The ``crib`` package: it assembles every package's subcommands, and bad input is one line."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from crib.cli import EXIT_USAGE, build_parser, main
+
+
+def test_every_subcommand_is_assembled() -> None:
+    """The engine's, the reader's and the web trainer's subcommands are all there."""
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(commands) >= {"score", "discard", "peg", "stats", "read", "eval-vision", "serve"}
+
+
+def test_serve_help_documents_its_options_with_defaults() -> None:
+    """``crib serve --help`` names --host, --port and --workers with their defaults."""
+    out = subprocess.run(
+        [sys.executable, "-m", "crib", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for option, default in (("--host", "127.0.0.1"), ("--port", "8000"), ("--workers", "2")):
+        assert option in out
+        assert f"default: {default}" in out
+
+
+def test_starting_crib_imports_neither_the_web_app_nor_the_reader() -> None:
+    """``crib score`` stays quick: Flask, OpenCV and onnxruntime load only when needed."""
+    code = (
+        "import sys, crib.cli; crib.cli.build_parser(); "
+        "print(sorted(m for m in ('flask', 'cv2', 'onnxruntime', 'gunicorn') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_bad_input_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """A project error ends the command with status 2 and a single line naming the problem."""
+    status = main(["score", "5H", "5D", "1C", "JS", "5S"], io.StringIO())
+    err = capsys.readouterr().err
+    assert status == EXIT_USAGE
+    assert err == "crib score: error: unknown rank '1' in '1C' (use A,2-10,J,Q,K)\n"

@@ -1,0 +1,335 @@
+"""Drills as deals: their kinds and categories, dealing by difficulty, the daily challenge.
+
+Everything is deterministic from a seed (the daily challenge is seeded by the date) and pure:
+no Flask, no SQL. Points always come from the engine (:func:`trainer.show.score_show`,
+:func:`trainer.pegging.score_peg`); grading is :mod:`trainer.grading`, weak spots
+:mod:`trainer.weak_spots`.
+
+>>> hand = deal("hand", random.Random("doc"))
+>>> hand.kind, len(hand.cards), hand.starter is not None
+('hand', 4, True)
+>>> [d.kind for d in daily("2026-11-22")] == list(DAILY_KINDS)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from .cards import DECK, Card, Suit, as_card
+from .errors import CribbageError
+from .items import Kind, ScoreItem
+from .pegging import score_peg
+from .show import Breakdown, score_show
+
+DrillKind = Literal["hand", "crib", "pegging", "discard"]
+KINDS: tuple[DrillKind, ...] = ("hand", "crib", "pegging", "discard")
+"""Every kind of drill."""
+
+
+class Difficulty(enum.Enum):
+    """How busy a deal is: measured by the number of scoring items (or points pegged)."""
+
+    BEGINNER = "beginner"
+    """Few combinations: at most three items, no multiple runs."""
+    STANDARD = "standard"
+    """Whatever the deck deals."""
+    DENSE = "dense"
+    """Many combinations: seven or more items (double runs, many fifteens)."""
+
+
+class Category(enum.Enum):
+    """What a deal asks the player to see; answers are tallied per category for weak spots."""
+
+    FIFTEENS = "fifteens"
+    """Two-card fifteens."""
+    LONG_FIFTEENS = "long fifteens"
+    """Fifteens made of three or more cards."""
+    PAIRS = "pairs"
+    """Pairs, pairs royal and double pairs royal in the show."""
+    RUNS = "runs"
+    """A single run."""
+    MULTIPLE_RUNS = "runs with duplicates"
+    """Double, triple and double-double runs."""
+    FLUSH = "flush"
+    """A flush in hand or crib."""
+    NOBS = "nobs"
+    """The jack of the starter's suit."""
+    CRIB_FLUSH = "crib flush"
+    """The trap: four crib cards of one suit and a starter of another score no flush."""
+    NINETEEN = "nineteen"
+    """A hand worth nothing."""
+    PEG_FIFTEEN = "pegging fifteen"
+    """The count reaching fifteen."""
+    PEG_PAIRS = "pegging pairs"
+    """Pairs (royal, double royal) played in a row."""
+    PEG_RUNS = "pegging runs"
+    """Runs in the play, in any order."""
+    PEG_THIRTY_ONE = "pegging 31"
+    """The count reaching thirty-one."""
+    DISCARD_DEALER = "discard as dealer"
+    """Throwing to your own crib."""
+    DISCARD_PONE = "discard as pone"
+    """Throwing to the opponent's crib."""
+
+    @property
+    def kinds(self) -> tuple[DrillKind, ...]:
+        """The drill kinds in which this category comes up."""
+        if self.name.startswith("PEG_"):
+            return ("pegging",)
+        if self.name.startswith("DISCARD_"):
+            return ("discard",)
+        if self is Category.CRIB_FLUSH:
+            return ("crib",)
+        return ("hand", "crib")
+
+
+_PEG_CATEGORIES = {
+    Kind.FIFTEEN: Category.PEG_FIFTEEN,
+    Kind.PAIR: Category.PEG_PAIRS,
+    Kind.PAIR_ROYAL: Category.PEG_PAIRS,
+    Kind.DOUBLE_PAIR_ROYAL: Category.PEG_PAIRS,
+    Kind.RUN: Category.PEG_RUNS,
+    Kind.THIRTY_ONE: Category.PEG_THIRTY_ONE,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Deal:
+    """One drill's cards.
+
+    * ``hand`` / ``crib``: ``cards`` are the four hand or crib cards, ``starter`` the turn-up.
+    * ``pegging``: ``cards`` are the cards played since the count last restarted, oldest
+      first, and ``played`` the card just played on top of them.
+    * ``discard``: ``cards`` are the six cards dealt; ``dealer`` says whose crib it is.
+    """
+
+    kind: DrillKind
+    """Which drill this is."""
+    cards: tuple[Card, ...]
+    """The hand, crib, pile or six dealt cards."""
+    starter: Card | None = None
+    """The starter, for hand and crib drills."""
+    played: Card | None = None
+    """The card just played, for pegging drills."""
+    dealer: bool | None = None
+    """Whether the player is the dealer, for discard drills."""
+
+    def breakdown(self) -> Breakdown:
+        """The engine's score of a hand or crib drill.
+
+        :raises ValueError: for pegging and discard drills.
+        """
+        if self.starter is None:
+            raise ValueError(f"a {self.kind} drill has no show to score")
+        return score_show(self.cards, self.starter, crib=self.kind == "crib")
+
+    def peg_items(self) -> tuple[ScoreItem, ...]:
+        """What the card just played pegs, from the engine.
+
+        :raises ValueError: for drills other than pegging.
+        """
+        if self.played is None:
+            raise ValueError(f"a {self.kind} drill has no card played")
+        return tuple(score_peg(self.cards, self.played))
+
+    def to_json(self) -> dict[str, Any]:
+        """The cards as notation, for storing and for the page (no answers in it)."""
+        data: dict[str, Any] = {"kind": self.kind}
+        if self.kind == "pegging":
+            data["played"] = [str(c) for c in self.cards]
+            data["card"] = str(self.played)
+            data["count"] = sum(c.value for c in (*self.cards, self.played) if c)
+        elif self.kind == "discard":
+            data["cards"] = [str(c) for c in self.cards]
+            data["dealer"] = self.dealer
+            data["role"] = "dealer" if self.dealer else "pone"
+        else:
+            data["hand"] = [str(c) for c in self.cards]
+            data["starter"] = str(self.starter)
+            data["crib"] = self.kind == "crib"
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Deal:
+        """Rebuild a deal from :meth:`to_json`.
+
+        :raises ValueError: for an unknown kind or bad cards.
+        """
+        kind = data.get("kind")
+        if kind == "pegging":
+            return cls("pegging", _cards(data["played"]), played=as_card(data["card"]))
+        if kind == "discard":
+            return cls("discard", _cards(data["cards"]), dealer=bool(data["dealer"]))
+        if kind in ("hand", "crib"):
+            return cls(kind, _cards(data["hand"]), starter=as_card(data["starter"]))
+        raise ValueError(f"unknown drill kind {kind!r} (use one of: {', '.join(KINDS)})")
+
+
+def _cards(tokens: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(as_card(t) for t in tokens)
+
+
+# --- classification ---------------------------------------------------------------------
+
+
+def classify(deal: Deal) -> frozenset[Category]:
+    """The categories a deal exercises, read from the engine's items.
+
+    >>> trap = Deal("crib", _cards(["5H", "10H", "JH", "QH"]), Card.parse("5S"))
+    >>> sorted(c.value for c in classify(trap))
+    ['crib flush', 'fifteens', 'pairs', 'runs']
+    """
+    if deal.kind == "discard":
+        return frozenset({Category.DISCARD_DEALER if deal.dealer else Category.DISCARD_PONE})
+    if deal.kind == "pegging":
+        return frozenset(
+            _PEG_CATEGORIES[i.kind] for i in deal.peg_items() if i.kind in _PEG_CATEGORIES
+        )
+    return _show_categories(deal.breakdown(), deal.kind == "crib")
+
+
+def _show_categories(breakdown: Breakdown, crib: bool) -> frozenset[Category]:
+    found: set[Category] = set()
+    runs = 0
+    for item in breakdown.items:
+        if item.kind is Kind.FIFTEEN:
+            found.add(Category.FIFTEENS if len(item.cards) == 2 else Category.LONG_FIFTEENS)
+        elif item.kind is Kind.RUN:
+            runs += 1
+        elif item.kind is Kind.FLUSH:
+            found.add(Category.FLUSH)
+        elif item.kind is Kind.NOBS:
+            found.add(Category.NOBS)
+        else:
+            found.add(Category.PAIRS)
+    if runs:
+        found.add(Category.RUNS if runs == 1 else Category.MULTIPLE_RUNS)
+    if crib and is_crib_flush_trap(breakdown.hand, breakdown.starter):
+        found.add(Category.CRIB_FLUSH)
+    if breakdown.total == 0:
+        found.add(Category.NINETEEN)
+    return frozenset(found)
+
+
+def is_crib_flush_trap(crib: Sequence[Card], starter: Card) -> bool:
+    """Four crib cards of one suit with a starter of another: no flush in the crib.
+
+    >>> is_crib_flush_trap(_cards(["2H", "4H", "6H", "8H"]), Card.parse("KS"))
+    True
+    """
+    return len({c.suit for c in crib}) == 1 and starter.suit is not crib[0].suit
+
+
+def _density(deal: Deal) -> int:
+    """How busy a deal is: items in the show, or points pegged."""
+    if deal.kind == "pegging":
+        return sum(i.points for i in deal.peg_items())
+    return len(deal.breakdown().items)
+
+
+def _fits(deal: Deal, difficulty: Difficulty) -> bool:
+    if difficulty is Difficulty.STANDARD or deal.kind == "discard":
+        return True
+    density = _density(deal)
+    if deal.kind == "pegging":
+        return density <= 2 if difficulty is Difficulty.BEGINNER else density >= 3
+    if difficulty is Difficulty.BEGINNER:
+        return density <= 3 and Category.MULTIPLE_RUNS not in classify(deal)
+    return density >= 7
+
+
+# --- dealing -----------------------------------------------------------------------------------
+
+_MAX_TRIES = 3000
+
+
+def deal(
+    kind: DrillKind,
+    rng: random.Random,
+    difficulty: Difficulty = Difficulty.STANDARD,
+    focus: Category | None = None,
+) -> Deal:
+    """Deal one drill of ``kind``, as busy as ``difficulty`` asks, exercising ``focus`` if given.
+
+    The same ``rng`` state always gives the same deal. When no deal with the focus turns up in
+    a few thousand tries, the focus is dropped, then the difficulty.
+
+    :raises CribbageError: for an unknown kind, or a focus that cannot come up in this kind.
+    """
+    if kind not in KINDS:
+        raise CribbageError(f"unknown drill kind {kind!r} (use one of: {', '.join(KINDS)})")
+    if focus is not None and kind not in focus.kinds:
+        raise CribbageError(f"{focus.value!r} does not come up in {kind} drills")
+    if focus is Category.NINETEEN:
+        difficulty = Difficulty.STANDARD
+    for want, level in ((focus, difficulty), (None, difficulty), (None, Difficulty.STANDARD)):
+        for _ in range(_MAX_TRIES):
+            candidate = _raw_deal(kind, rng, want)
+            if _fits(candidate, level) and (want is None or want in classify(candidate)):
+                return candidate
+    return _raw_deal(kind, rng, None)  # pragma: no cover - every kind deals in a few tries
+
+
+def _raw_deal(kind: DrillKind, rng: random.Random, focus: Category | None) -> Deal:
+    """A random deal; flushes are built directly, being too rare to wait for."""
+    if focus in (Category.FLUSH, Category.CRIB_FLUSH):
+        suit = rng.choice(list(Suit))
+        suited = rng.sample([c for c in DECK if c.suit is suit], 5)
+        starter = suited[4]
+        if focus is Category.CRIB_FLUSH or rng.random() < 0.5:
+            starter = rng.choice([c for c in DECK if c.suit is not suit])
+        return Deal(kind, tuple(suited[:4]), starter=starter)
+    cards = rng.sample(DECK, 6)
+    if kind == "discard":
+        return Deal(kind, tuple(cards), dealer=rng.random() < 0.5)
+    if kind == "pegging":
+        return _raw_pegging(rng)
+    return Deal(kind, tuple(cards[:4]), starter=cards[4])
+
+
+def _raw_pegging(rng: random.Random) -> Deal:
+    """A pile of one to six cards played without passing 31, and a legal card on top."""
+    length = rng.randint(1, 6)
+    pile: list[Card] = []
+    count = 0
+    deck = rng.sample(DECK, 52)
+    for card in deck:
+        if count + card.value <= 31:
+            pile.append(card)
+            count += card.value
+        if len(pile) == length + 1:
+            break
+    if len(pile) < 2:  # pragma: no cover - a shuffled deck always offers a second card
+        return _raw_pegging(rng)
+    return Deal("pegging", tuple(pile[:-1]), played=pile[-1])
+
+
+DAILY_KINDS: tuple[DrillKind, ...] = ("hand", "hand", "crib", "pegging", "discard", "hand")
+"""The drills of a daily challenge, in order."""
+DAILY_LEVELS = (
+    Difficulty.BEGINNER,
+    Difficulty.STANDARD,
+    Difficulty.STANDARD,
+    Difficulty.STANDARD,
+    Difficulty.STANDARD,
+    Difficulty.DENSE,
+)
+
+
+def daily(date: str) -> list[Deal]:
+    """The daily challenge for ``date`` (``"2026-11-22"``): the same deals for every player.
+
+    It eases in with a beginner hand, sets the crib-flush trap on odd days, and ends on a
+    dense hand.
+    """
+    rng = random.Random(f"daily:{date}")
+    crib_focus = Category.CRIB_FLUSH if int(date[-1:] or 0) % 2 else None
+    return [
+        deal(kind, rng, level, crib_focus if kind == "crib" else None)
+        for kind, level in zip(DAILY_KINDS, DAILY_LEVELS, strict=True)
+    ]

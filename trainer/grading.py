@@ -1,0 +1,251 @@
+"""Grading: an answer to a drill checked against the engine, with what was missed and why.
+
+>>> import random
+>>> from trainer.dealing import deal
+>>> hand = deal("hand", random.Random("doc"))
+>>> grade(hand, {"points": hand.breakdown().total}).correct
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
+
+from .cards import as_card, check_distinct
+from .dealing import Category, Deal, classify
+from .discard import analyze_discards
+from .errors import HandSizeError, InvalidAnswerError
+from .items import Kind, ScoreItem
+
+# The order in which a player is most likely to overlook an item, used to explain a short count.
+_OVERLOOKED = (Kind.NOBS, Kind.FLUSH, Kind.RUN, Kind.FIFTEEN, Kind.PAIR, Kind.PAIR_ROYAL)
+
+
+@dataclasses.dataclass(frozen=True)
+class Grade:
+    """The verdict on one answer, with everything the feedback page shows."""
+
+    correct: bool
+    """Whether the answer was right (a discard: no expected points lost)."""
+    total: float
+    """The right count, or for a discard the best expected net points."""
+    claimed: float
+    """What the player said, or the expected net points of their discard."""
+    items: tuple[ScoreItem, ...] = ()
+    """Every scoring combination (empty for discards)."""
+    missed: tuple[ScoreItem, ...] = ()
+    """Items that explain a short count (the fewest, most easily overlooked ones)."""
+    missed_categories: frozenset[Category] = frozenset()
+    """The categories this answer counts as missed, for weak spots."""
+    options: tuple[Any, ...] = ()
+    """For discards, the engine's options, best first."""
+    by_kind: tuple[tuple[Kind, int, int], ...] = ()
+    """For a count given by kind: ``(kind, claimed, right)`` for each of :data:`SHOW_KINDS`."""
+    note: str = ""
+    """A word on a classic mistake the answer looks like (the crib-flush trap)."""
+
+    @property
+    def over(self) -> float:
+        """Points claimed beyond the right count."""
+        return max(0.0, self.claimed - self.total)
+
+    @property
+    def under(self) -> float:
+        """Points left unclaimed (in muggins, the opponent takes them)."""
+        return max(0.0, self.total - self.claimed)
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict for the API (rounded expected values for discards)."""
+        data: dict[str, Any] = {
+            "correct": self.correct,
+            "total": _number(self.total),
+            "claimed": _number(self.claimed),
+            "items": [i.to_json() for i in self.items],
+            "missed": [i.to_json() for i in self.missed],
+            "over": _number(self.over),
+            "under": _number(self.under),
+            "missed_categories": sorted(c.value for c in self.missed_categories),
+        }
+        if self.options:
+            data["options"] = [o.to_json() for o in self.options]
+            data["lost"] = _number(self.under)
+        if self.note:
+            data["note"] = self.note
+        if self.by_kind:
+            data["by_kind"] = [
+                {"kind": kind.value, "claimed": claimed, "right": right}
+                for kind, claimed, right in self.by_kind
+            ]
+        return data
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(x, 3)
+
+
+SHOW_KINDS = (Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS)
+"""The kinds a player can count a show by (pairs royal count as pairs)."""
+
+_KIND_CATEGORIES = {
+    Kind.FIFTEEN: frozenset({Category.FIFTEENS, Category.LONG_FIFTEENS}),
+    Kind.PAIR: frozenset({Category.PAIRS}),
+    Kind.RUN: frozenset({Category.RUNS, Category.MULTIPLE_RUNS}),
+    Kind.FLUSH: frozenset({Category.FLUSH, Category.CRIB_FLUSH}),
+    Kind.NOBS: frozenset({Category.NOBS}),
+}
+
+
+def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
+    """Grade an answer against the engine.
+
+    ``answer`` is ``{"points": 12}``; for a hand or crib it may instead say the count by kind,
+    ``{"by_kind": {"fifteen": 6, "pair": 2, "run": 3, "flush": 0, "nobs": 1}}``, which lets
+    the verdict name exactly the kinds missed or over-counted; for a discard it is
+    ``{"discard": ["7H", "8C"]}``.
+
+    :raises InvalidAnswerError: for a missing, malformed or impossible answer, naming the problem.
+    """
+    if deal.kind == "discard":
+        return _grade_discard(deal, answer)
+    if deal.kind == "pegging":
+        return _grade_count(deal.peg_items(), _points(answer), classify(deal))
+    items = deal.breakdown().items
+    present = classify(deal)
+    if answer.get("by_kind") is None:
+        verdict = _grade_count(items, _points(answer), present)
+    else:
+        verdict = _grade_by_kind(items, _claims(answer["by_kind"]), present)
+    flush = {k: c for k, c, _ in verdict.by_kind}.get(Kind.FLUSH, 0)
+    if Category.CRIB_FLUSH in present and (verdict.over == len(deal.cards) or flush):
+        return dataclasses.replace(verdict, note=CRIB_FLUSH_NOTE)
+    return verdict
+
+
+CRIB_FLUSH_NOTE = (
+    "A crib scores a flush only when the starter is of the same suit too: "
+    "four crib cards of one suit score nothing."
+)
+"""What the trainer says when a count looks like the crib-flush mistake."""
+
+
+def _points(answer: Mapping[str, Any]) -> int:
+    points = answer.get("points")
+    if not _is_points(points, 99):
+        raise InvalidAnswerError(f"'points' must be a whole number from 0 to 99, got {points!r}")
+    return points
+
+
+def _is_points(value: object, top: int) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number from 0 to ``top`` (JSON ``true`` is not 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= top
+
+
+def _claims(by_kind: Any) -> dict[Kind, int]:
+    """``{"fifteen": 6, ...}`` as kinds; kinds left out are claimed as 0."""
+    names = ", ".join(k.value for k in SHOW_KINDS)
+    if not isinstance(by_kind, dict):
+        raise InvalidAnswerError(f"'by_kind' must map kinds ({names}) to points, got {by_kind!r}")
+    claims = dict.fromkeys(SHOW_KINDS, 0)
+    for name, points in by_kind.items():
+        kind = next((k for k in SHOW_KINDS if k.value == name), None)
+        if kind is None:
+            raise InvalidAnswerError(f"unknown kind {name!r} in 'by_kind' (use: {names})")
+        if not _is_points(points, 29):
+            raise InvalidAnswerError(f"points for {name!r} must be a whole number from 0 to 29")
+        claims[kind] = points
+    return claims
+
+
+def _grade_count(items: tuple[ScoreItem, ...], points: int, present: frozenset[Category]) -> Grade:
+    total = sum(i.points for i in items)
+    missed = explain_shortfall(items, total - points) if points < total else ()
+    return Grade(
+        correct=points == total,
+        total=total,
+        claimed=points,
+        items=items,
+        missed=missed,
+        missed_categories=frozenset() if points == total else present,
+    )
+
+
+def _grade_by_kind(
+    items: tuple[ScoreItem, ...], claims: dict[Kind, int], present: frozenset[Category]
+) -> Grade:
+    """Kind by kind: what was missed is explained within its kind; only wrong kinds count as
+    missed categories."""
+    rows: list[tuple[Kind, int, int]] = []
+    missed: list[ScoreItem] = []
+    wrong: set[Category] = set()
+    for kind in SHOW_KINDS:
+        of_kind = [i for i in items if i.kind is kind]
+        right = sum(i.points for i in of_kind)
+        rows.append((kind, claims[kind], right))
+        if claims[kind] != right:
+            wrong |= _KIND_CATEGORIES[kind] & present
+            missed += explain_shortfall(of_kind, right - claims[kind])
+    return Grade(
+        correct=all(claimed == right for _, claimed, right in rows),
+        total=sum(i.points for i in items),
+        claimed=sum(claims.values()),
+        items=items,
+        missed=tuple(i for i in items if i in missed),
+        missed_categories=frozenset(wrong),
+        by_kind=tuple(rows),
+    )
+
+
+def explain_shortfall(items: Sequence[ScoreItem], short: int) -> tuple[ScoreItem, ...]:
+    """The fewest items adding up to ``short`` points, preferring the easily overlooked.
+
+    A player who types only a total never says which items they saw; this is the likeliest
+    story. When no set of items adds up to exactly ``short`` (the player also counted
+    something that is not there), the set coming closest is given.
+
+    >>> from trainer.show import score_show
+    >>> items = score_show(["5H", "5D", "5C", "JS"], "5S").items
+    >>> [repr(i) for i in explain_shortfall(items, 1)]
+    ["ScoreItem(Kind.NOBS, 'JS', 1)"]
+    """
+    if short <= 0:
+        return ()
+    order = sorted(range(len(items)), key=lambda i: _overlooked_rank(items[i]))
+    best: dict[int, tuple[int, ...]] = {0: ()}
+    for index in order:
+        for total, chosen in list(best.items()):
+            reach = total + items[index].points
+            if reach not in best or len(best[reach]) > len(chosen) + 1:
+                best[reach] = (*chosen, index)
+    closest = min(best, key=lambda total: (abs(total - short), -total))
+    return tuple(items[i] for i in sorted(best[closest]))
+
+
+def _overlooked_rank(item: ScoreItem) -> tuple[int, int]:
+    rank = _OVERLOOKED.index(item.kind) if item.kind in _OVERLOOKED else len(_OVERLOOKED)
+    return rank, -len(item.cards)
+
+
+def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
+    tokens = answer.get("discard")
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        raise InvalidAnswerError(f"'discard' must be a list of two cards, got {tokens!r}")
+    thrown = [as_card(t) for t in tokens]
+    check_distinct(thrown)
+    if len(thrown) != 2:
+        raise HandSizeError(f"throw exactly 2 cards to the crib, got {len(thrown)}")
+    strays = [str(c) for c in thrown if c not in deal.cards]
+    if strays:
+        raise InvalidAnswerError(f"not among the six cards dealt: {', '.join(strays)}")
+    options = tuple(analyze_discards(deal.cards, dealer=bool(deal.dealer)))
+    chosen = next(o for o in options if set(map(as_card, o.discard)) == set(thrown))
+    best = options[0].net_ev
+    lost = best - chosen.net_ev
+    return Grade(
+        correct=lost < 1e-9,
+        total=best,
+        claimed=chosen.net_ev,
+        missed_categories=frozenset() if lost < 1e-9 else classify(deal),
+        options=options,
+    )
