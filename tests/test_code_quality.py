@@ -1,4 +1,5 @@
-"""The codebase's habits, run by the test command: ruff lint and format, mypy --strict."""
+"""The codebase's habits, run by the test command: ruff lint and format, mypy --strict, and
+eslint on the browser scripts."""
 
 from __future__ import annotations
 
@@ -22,5 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 )
 def test_tool_passes(command: list[str]) -> None:
     """Each checker exits 0 on the whole project (configured in pyproject.toml)."""
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
+
+
+def test_eslint_passes() -> None:
+    """eslint (eslint.config.js) passes on the browser scripts: ES modules building DOM nodes."""
+    if not ESLINT.exists():
+        pytest.fail(f"{ESLINT} is missing: run scripts/install-test-deps (npm ci)")
+    command = [str(ESLINT), "--max-warnings=0", "."]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr

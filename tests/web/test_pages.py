@@ -41,7 +41,17 @@ def test_page_renders(client: FlaskClient, path: str, text: str) -> None:
 
 def test_static_assets_served(client: FlaskClient) -> None:
     """The stylesheet and scripts come from our own static folder."""
-    for name in ("style.css", "drill.js", "cards.js", "picker.js", "highlight.js", "photo.js"):
+    for name in (
+        "style.css",
+        "drill.js",
+        "cards.js",
+        "dom.js",
+        "api.js",
+        "picker.js",
+        "highlight.js",
+        "score.js",
+        "photo.js",
+    ):
         with client.get(f"/static/{name}") as response:
             assert response.status_code == 200 and response.data
 

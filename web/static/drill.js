@@ -1,6 +1,8 @@
 /* The drill loop: deal through the API, take the answer by keyboard or touch, show feedback. */
-"use strict";
-(() => {
+import { cardFace, cardText, cardValue, miniCards } from "./cards.js";
+import { getJSON, postJSON } from "./api.js";
+
+{
   const root = document.getElementById("drill");
   const $ = (id) => document.getElementById(id);
   const mode = root.dataset.mode;
@@ -18,13 +20,7 @@
     return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
   }
 
-  async function api(url, body) {
-    const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-    const response = await fetch(url, init);
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
-    return data;
-  }
+  const api = (url, body) => (body === undefined ? getJSON(url) : postJSON(url, body));
 
   async function deal() {
     state.phase = "wait";
@@ -87,11 +83,6 @@
     state.shownAt = performance.now();
     state.typing = state.byKind ? kindInputs[0] : $("points");
     if (counting) state.typing.focus();
-  }
-
-  function cardValue(token) {
-    const rank = token.slice(0, -1);
-    return rank === "A" ? 1 : ["J", "Q", "K", "10"].includes(rank) ? 10 : +rank;
   }
 
   function toggle(token) {
@@ -161,12 +152,12 @@
     const missed = $("missed");
     const all = result.missed.length && result.missed.length === result.items.length;
     missed.innerHTML = !result.missed.length ? "" : all ? "<h3>You missed all of it (marked below)</h3>" :
-      `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} <span class="mini">${miniCards(i.cards)}</span> for ${i.points}</div>`).join("");
+      `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} ${miniCards(i.cards).outerHTML} for ${i.points}</div>`).join("");
     const claimedBy = new Set(result.missed.flatMap((i) => i.cards));
     document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("missed", claimedBy.has(c.dataset.card)));
     const items = $("items");
     items.innerHTML = result.items.map((i, n) => `<li class="item${result.missed.some((m) => sameItem(m, i)) ? " was-missed" : ""}" data-n="${n}" tabindex="0">
-      <span class="what">${i.kind}</span><span class="mini">${miniCards(i.cards)}</span><span class="pts">${i.points}</span>
+      <span class="what">${i.kind}</span>${miniCards(i.cards).outerHTML}<span class="pts">${i.points}</span>
       <span class="rule">${(result.rule_text || {})[i.kind] || ""}</span></li>`).join("") || (kind === "discard" ? "" : "<li>Nothing to count.</li>");
     items.querySelectorAll("li[data-n]").forEach((li) => {
       const cards = new Set(result.items[+li.dataset.n].cards);
@@ -200,7 +191,7 @@
     const mine = result.options.find((o) => o.discard.slice().sort().join() === chosen);
     if (mine && !shown.includes(mine)) shown.push(mine);
     const rows = shown.map((o) =>
-      `<tr class="${o.discard.slice().sort().join() === chosen ? "chosen" : ""}"><td>${miniCards(o.discard)}</td><td>${o.hand_ev.toFixed(2)}</td><td>${o.crib_ev.toFixed(2)}</td><td>${o.net_ev.toFixed(2)}</td></tr>`).join("");
+      `<tr class="${o.discard.slice().sort().join() === chosen ? "chosen" : ""}"><td>${miniCards(o.discard).outerHTML}</td><td>${o.hand_ev.toFixed(2)}</td><td>${o.crib_ev.toFixed(2)}</td><td>${o.net_ev.toFixed(2)}</td></tr>`).join("");
     return `<table class="ev-table"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
@@ -260,4 +251,4 @@
 
   if (mode === "sprint") state.timer = setInterval(tick, 1000);
   deal().catch(fail);
-})();
+}

@@ -1,10 +1,22 @@
-/* The score page: pointing at (or tapping) an item lifts its cards. */
-"use strict";
-document.querySelectorAll(".result .item[data-cards]").forEach((item) => {
-  const cards = new Set(item.dataset.cards.split(" "));
-  const lift = (on) => document.querySelectorAll(".result .card").forEach((card) => card.classList.toggle("hl", on && cards.has(card.dataset.card)));
+/* Pointing at (or tapping, or tabbing to) a scoring item lifts its cards. */
+
+/**
+ * Lift the cards of `item` (its `data-cards`, tokens separated by spaces) among the card faces
+ * in `table` while the item is pointed at, focused or tapped.
+ *
+ * @param {HTMLElement} item
+ * @param {HTMLElement} table the element holding the `.card` faces
+ */
+export function liftOnPoint(item, table) {
+  const cards = new Set((item.dataset.cards || "").split(" ").filter(Boolean));
+  const lift = (on) => {
+    for (const face of table.querySelectorAll(".card")) {
+      face.classList.toggle("hl", on && cards.has(face.dataset.card));
+    }
+  };
   item.addEventListener("mouseenter", () => lift(true));
   item.addEventListener("mouseleave", () => lift(false));
   item.addEventListener("focus", () => lift(true));
   item.addEventListener("blur", () => lift(false));
-});
+  item.addEventListener("click", () => lift(true));
+}

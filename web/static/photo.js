@@ -1,6 +1,7 @@
 /* The photo page: send the photo, draw what was read on it, let the player correct and score. */
-"use strict";
-(() => {
+import { cardText, miniCards } from "./cards.js";
+
+{
   const $ = (id) => document.getElementById(id);
   let cards = [];
 
@@ -62,7 +63,7 @@
 
   function showScore(score) {
     $("photo-total").textContent = score ? `${score.total} — “${score.say}”` : "Pick the starter and check the cards, then score.";
-    $("photo-items").innerHTML = score ? score.items.map((i) => `<li class="item"><span class="what">${i.kind}</span><span class="mini">${miniCards(i.cards)}</span><span class="pts">${i.points}</span></li>`).join("") : "";
+    $("photo-items").innerHTML = score ? score.items.map((i) => `<li class="item"><span class="what">${i.kind}</span>${miniCards(i.cards).outerHTML}<span class="pts">${i.points}</span></li>`).join("") : "";
   }
 
   $("rescore").addEventListener("click", async () => {
@@ -74,4 +75,4 @@
     if (!response.ok) return fail(data.error);
     showScore(data);
   });
-})();
+}
