@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer.dealing import KINDS, Difficulty
+from trainer.dealing import DAILY_KINDS, KINDS, Difficulty
 
 bp = Blueprint("practice", __name__)
 
@@ -28,7 +28,13 @@ TITLES = {
 @bp.get("/daily")
 def daily() -> str:
     """Today's challenge: the same deals for everyone, then a spoiler-free summary to share."""
-    return render_template("practice/drill.html", mode="daily", kind="", title="Daily challenge")
+    return render_template(
+        "practice/drill.html",
+        mode="daily",
+        kind="",
+        title="Daily challenge",
+        option_kinds=DAILY_KINDS,
+    )
 
 
 @bp.get("/practice/<kind>")
@@ -44,6 +50,7 @@ def practice(kind: str) -> str:
         mode="practice",
         kind=kind,
         title=TITLES[kind],
+        option_kinds=(kind,),
         difficulty=difficulty,
         difficulties=[d.value for d in Difficulty],
     )
@@ -57,6 +64,7 @@ def sprint() -> str:
         mode="sprint",
         kind="hand",
         title="Sprint",
+        option_kinds=(),
         sprint_seconds=SPRINT_SECONDS,
         penalty=SPRINT_PENALTY,
     )

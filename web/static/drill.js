@@ -1,254 +1,297 @@
-/* The drill loop: deal through the API, take the answer by keyboard or touch, show feedback. */
-import { cardFace, cardText, cardValue, miniCards } from "./cards.js";
+/* The drill loop (daily, practice, sprint): deal through the API, take the answer by keyboard
+   or touch, show the verdict. The page's settings come from data- attributes on #drill. */
 import { getJSON, postJSON } from "./api.js";
+import { cardFace, cardText, cardValue } from "./cards.js";
+import { h } from "./dom.js";
+import { showFeedback } from "./feedback.js";
 
-{
-  const root = document.getElementById("drill");
-  const $ = (id) => document.getElementById(id);
-  const mode = root.dataset.mode;
-  let kind = root.dataset.kind;
-  const byKindBox = $("bykind");
-  if (byKindBox) {
-    byKindBox.checked = localStorage.getItem("crib-by-kind") === "1";
-    byKindBox.addEventListener("change", () => { localStorage.setItem("crib-by-kind", byKindBox.checked ? "1" : "0"); if (state.drill && state.phase === "ask") show(state.drill); });
+const $ = (id) => document.getElementById(id);
+const root = $("drill");
+const page = {
+  mode: root.dataset.mode,
+  kind: root.dataset.kind,
+  difficulty: root.dataset.difficulty,
+  seconds: Number(root.dataset.seconds),
+  penalty: Number(root.dataset.penalty),
+};
+const byKindBox = $("bykind");
+const mugginsBox = $("muggins");
+const kindInputs = [...document.querySelectorAll("#by-kind input")];
+const BY_KIND_KEY = "crib-by-kind";
+
+const state = {
+  drill: null,
+  kind: page.kind,
+  phase: "wait", // wait | ask | feedback | done
+  selected: new Set(),
+  byKind: false,
+  typing: null,
+  shownAt: 0,
+  right: 0,
+  asked: 0,
+  left: page.seconds,
+  timer: null,
+};
+
+/** The player's local date, YYYY-MM-DD. */
+function localDate() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** Show each option only on the drills where it does something. */
+function showOptionsFor(kind) {
+  for (const label of document.querySelectorAll(".toggles [data-kinds]")) {
+    label.hidden = !label.dataset.kinds.split(" ").includes(kind);
   }
-  const kindInputs = [...document.querySelectorAll("#by-kind input")];
-  const state = { drill: null, phase: "wait", selected: new Set(), right: 0, asked: 0, timer: null, left: +root.dataset.seconds };
+}
 
-  function localDate() {
-    const d = new Date();
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  }
-
-  const api = (url, body) => (body === undefined ? getJSON(url) : postJSON(url, body));
-
-  async function deal() {
-    state.phase = "wait";
-    $("feedback").hidden = true;
-    let drill;
-    if (mode === "daily") {
-      const day = await api(`/api/daily?date=${localDate()}`);
-      const todo = day.drills.filter((d) => !d.answered);
-      $("step").textContent = `${Math.min(day.summary.done + 1, day.summary.of)} / ${day.summary.of}`;
-      if (!todo.length) return showSummary(day.summary, day.drills);
-      drill = todo[0];
-    } else {
-      const params = new URLSearchParams({ kind, difficulty: root.dataset.difficulty, mode: mode === "sprint" ? "sprint" : "practice" });
-      drill = await api(`/api/drills/next?${params}`);
-    }
-    show(drill);
-  }
-
-  function show(drill) {
-    state.drill = drill;
-    kind = drill.kind;
-    state.selected.clear();
-    const cards = $("cards");
-    cards.replaceChildren();
-    cards.className = `cards ${kind}`;
-    const counting = kind !== "discard";
-    $("answer").hidden = !counting;
-    $("pad").hidden = !counting;
-    $("throw").hidden = counting;
-    $("throw").disabled = true;
-    $("points").value = "";
-    const byKind = !!(byKindBox && byKindBox.checked) && (kind === "hand" || kind === "crib");
-    state.byKind = byKind;
-    $("points").hidden = byKind;
-    $("by-kind").hidden = !byKind;
-    kindInputs.forEach((input) => { input.value = ""; });
-    if (kind === "hand" || kind === "crib") {
-      drill.hand.forEach((t) => cards.append(cardFace(t)));
-      const gap = document.createElement("span");
-      gap.className = "starter-gap";
-      cards.append(gap, cardFace(drill.starter, "starter"));
-      $("prompt").textContent = kind === "crib" ? "Count the crib (your crib, with the starter)." : "Count the hand with the starter.";
-    } else if (kind === "pegging") {
-      drill.played.forEach((t) => cards.append(cardFace(t, "played")));
-      cards.append(cardFace(drill.card, "just"));
-      const before = drill.count - cardValue(drill.card);
-      $("prompt").textContent = `The count is ${before}; ${cardText(drill.card)} is played, making ${drill.count}. How many does it peg?`;
-    } else {
-      drill.cards.forEach((t, i) => {
-        const face = cardFace(t, "pick");
-        face.dataset.key = String(i + 1);
-        face.tabIndex = 0;
-        face.addEventListener("click", () => toggle(t));
-        cards.append(face);
-      });
-      $("prompt").textContent = `You are the ${drill.role}: tap or press 1–6 to pick two cards for ${drill.dealer ? "your" : "their"} crib, then Enter.`;
-    }
-    if (drill.mode === "review") $("prompt").textContent = `Again (you missed this one before): ${$("prompt").textContent}`;
-    state.phase = "ask";
-    state.shownAt = performance.now();
-    state.typing = state.byKind ? kindInputs[0] : $("points");
-    if (counting) state.typing.focus();
-  }
-
-  function toggle(token) {
-    if (state.phase !== "ask") return;
-    if (state.selected.has(token)) state.selected.delete(token);
-    else if (state.selected.size < 2) state.selected.add(token);
-    document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("selected", state.selected.has(c.dataset.card)));
-    $("throw").disabled = state.selected.size !== 2;
-  }
-
-  async function submit() {
-    if (state.phase !== "ask") return;
-    let body;
-    if (kind === "discard") {
-      if (state.selected.size !== 2) return;
-      body = { discard: [...state.selected] };
-    } else if (state.byKind) {
-      if (kindInputs.some((input) => !/^\d{0,2}$/.test(input.value.trim()))) return;
-      body = { by_kind: Object.fromEntries(kindInputs.map((input) => [input.dataset.kind, +input.value.trim() || 0])) };
-    } else {
-      const text = $("points").value.trim();
-      if (!/^\d{1,2}$/.test(text)) { $("points").focus(); return; }
-      body = { points: +text };
-    }
-    if (kind !== "discard") body.muggins = !!($("muggins") && $("muggins").checked);
-    state.phase = "wait";
-    body.seconds = (performance.now() - state.shownAt) / 1000;
-    try {
-      feedback(await api(`/api/drills/${state.drill.id}/answer`, body));
-    } catch (error) {
-      $("prompt").textContent = error.message;
-      state.phase = "ask";
-    }
-  }
-
-  function feedback(result) {
-    state.asked += 1;
-    if (result.correct) state.right += 1;
-    else if (mode === "sprint") {
-      state.left = Math.max(0, state.left - +root.dataset.penalty);
-      renderClock();
-    }
-    if (mode === "sprint") $("tally").textContent = `${state.right} right`;
-    const verdict = $("verdict");
-    verdict.className = `verdict ${result.correct ? "right" : "wrong"}`;
-    if (kind === "discard") {
-      verdict.textContent = result.correct ? `✔ Best throw (${result.claimed} expected points)` :
-        `✘ Costs ${result.lost} expected points against the best throw`;
-    } else {
-      const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
-      verdict.textContent = result.correct ? `✔ Right: ${result.total}` : `✘ It is ${result.total}, not ${result.claimed}: ${diff}`;
-      if (!result.correct && mode === "sprint") verdict.textContent += ` (−${root.dataset.penalty} s)`;
-    }
-    $("say").textContent = result.say ? `“${result.say}”` : "";
-    if (result.note) {
-      const note = document.createElement("span");
-      note.className = "muggins";
-      note.textContent = result.note;
-      $("say").append(note);
-    }
-    if (result.muggins && result.muggins.opponent) {
-      const note = document.createElement("span");
-      note.className = "muggins";
-      note.textContent = `Muggins! Your opponent pegs the ${result.muggins.opponent} you missed; you peg ${result.muggins.you}.`;
-      $("say").append(note);
-    }
-    const missed = $("missed");
-    const all = result.missed.length && result.missed.length === result.items.length;
-    missed.innerHTML = !result.missed.length ? "" : all ? "<h3>You missed all of it (marked below)</h3>" :
-      `<h3>You missed</h3>` + result.missed.map((i) => `<div class="miss">${i.kind} ${miniCards(i.cards).outerHTML} for ${i.points}</div>`).join("");
-    const claimedBy = new Set(result.missed.flatMap((i) => i.cards));
-    document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("missed", claimedBy.has(c.dataset.card)));
-    const items = $("items");
-    items.innerHTML = result.items.map((i, n) => `<li class="item${result.missed.some((m) => sameItem(m, i)) ? " was-missed" : ""}" data-n="${n}" tabindex="0">
-      <span class="what">${i.kind}</span>${miniCards(i.cards).outerHTML}<span class="pts">${i.points}</span>
-      <span class="rule">${(result.rule_text || {})[i.kind] || ""}</span></li>`).join("") || (kind === "discard" ? "" : "<li>Nothing to count.</li>");
-    items.querySelectorAll("li[data-n]").forEach((li) => {
-      const cards = new Set(result.items[+li.dataset.n].cards);
-      const on = (flag) => document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("hl", flag && cards.has(c.dataset.card)));
-      li.addEventListener("mouseenter", () => on(true));
-      li.addEventListener("mouseleave", () => on(false));
-      li.addEventListener("focus", () => on(true));
-      li.addEventListener("blur", () => on(false));
-      li.addEventListener("click", () => on(true));
+async function deal() {
+  state.phase = "wait";
+  $("feedback").hidden = true;
+  let drill;
+  if (page.mode === "daily") {
+    const day = await getJSON(`/api/daily?date=${localDate()}`);
+    const todo = day.drills.filter((d) => !d.answered);
+    $("step").textContent = `${Math.min(day.summary.done + 1, day.summary.of)} / ${day.summary.of}`;
+    if (!todo.length) return showSummary(day.summary, day.drills);
+    drill = todo[0];
+  } else {
+    const params = new URLSearchParams({
+      kind: state.kind, difficulty: page.difficulty, mode: page.mode === "sprint" ? "sprint" : "practice",
     });
-    $("options").innerHTML = result.options ? discardTable(result) : "";
-    $("kind-table").innerHTML = result.by_kind ? `<table class="kind-table"><thead><tr><th>Kind</th><th>You</th><th>Right</th></tr></thead><tbody>${
-      result.by_kind.map((r) => `<tr class="${r.claimed === r.right ? "" : "off"}"><td>${r.kind}</td><td>${r.claimed}</td><td>${r.right}</td></tr>`).join("")}</tbody></table>` : "";
-    if (kind === "discard") {
-      const best = new Set(result.options[0].discard);
-      document.querySelectorAll("#cards .card").forEach((c) => c.classList.toggle("best", best.has(c.dataset.card)));
-    }
-    $("feedback").hidden = false;
-    $("pad").hidden = true;
-    $("throw").hidden = true;
-    state.phase = "feedback";
-    $("next").focus();
-    $("feedback").scrollIntoView({ block: "nearest" });
+    drill = await getJSON(`/api/drills/next?${params}`);
   }
+  show(drill);
+}
 
-  function sameItem(a, b) { return a.kind === b.kind && a.cards.join() === b.cards.join(); }
+function starterSlot(token) {
+  return h("span", { className: "starter-slot" }, cardFace(token, "starter"),
+    h("span", { className: "slot-label", text: "starter" }));
+}
 
-  function discardTable(result) {
-    const chosen = [...state.selected].sort().join();
-    const shown = result.options.slice(0, 6);
-    const mine = result.options.find((o) => o.discard.slice().sort().join() === chosen);
-    if (mine && !shown.includes(mine)) shown.push(mine);
-    const rows = shown.map((o) =>
-      `<tr class="${o.discard.slice().sort().join() === chosen ? "chosen" : ""}"><td>${miniCards(o.discard).outerHTML}</td><td>${o.hand_ev.toFixed(2)}</td><td>${o.crib_ev.toFixed(2)}</td><td>${o.net_ev.toFixed(2)}</td></tr>`).join("");
-    return `<table class="ev-table"><thead><tr><th>Throw</th><th>Hand</th><th>Crib</th><th>Net</th></tr></thead><tbody>${rows}</tbody></table>`;
+function lay(drill) {
+  const cards = $("cards");
+  cards.className = `cards ${drill.kind}`;
+  if (drill.kind === "hand" || drill.kind === "crib") {
+    cards.replaceChildren(...drill.hand.map((t) => cardFace(t)), starterSlot(drill.starter));
+    return drill.kind === "crib"
+      ? "Count the crib (your crib, with the starter)."
+      : "Count the hand with the starter.";
   }
-
-  function showSummary(summary, drills) {
-    state.phase = "done";
-    clearInterval(state.timer);
-    ["answer", "pad", "feedback", "throw"].forEach((id) => { $(id).hidden = true; });
-    document.querySelector(".table").hidden = true;
-    $("marks").innerHTML = (drills || []).map((d) => `<span class="${d.correct ? "right" : "wrong"}" title="${d.kind}">${d.correct ? "✔" : "✘"}</span>`).join("");
-    $("prompt").textContent = "";
-    $("summary").hidden = false;
-    if (mode === "daily") {
-      $("summary-title").textContent = `Today: ${summary.score} / ${summary.of}`;
-      $("share").textContent = summary.share;
-    } else {
-      $("summary-title").textContent = `Sprint over: ${state.right} right of ${state.asked}`;
-      $("share").textContent = `Cribbage sprint ${localDate()}\n${state.right} hands counted right in ${root.dataset.seconds / 60} minutes`;
-    }
+  if (drill.kind === "pegging") {
+    cards.replaceChildren(...drill.played.map((t) => cardFace(t, "played")), cardFace(drill.card, "just"));
+    const before = drill.count - cardValue(drill.card);
+    return `The count is ${before}; ${cardText(drill.card)} is played, making ${drill.count}. How many does it peg?`;
   }
+  cards.replaceChildren(...drill.cards.map((t, i) => {
+    const face = cardFace(t, "pick");
+    face.dataset.key = String(i + 1);
+    face.tabIndex = 0;
+    face.setAttribute("role", "button");
+    face.addEventListener("click", () => toggle(t));
+    return face;
+  }));
+  const whose = drill.dealer ? "your" : "the dealer’s";
+  return `You are the ${drill.role}: tap or press 1–6 to pick two cards for ${whose} crib, then Enter.`;
+}
 
-  function renderClock() {
-    const left = Math.max(0, state.left);
-    $("clock").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+function show(drill) {
+  state.drill = drill;
+  state.kind = drill.kind;
+  state.selected.clear();
+  showOptionsFor(drill.kind);
+  const counting = drill.kind !== "discard";
+  state.byKind = counting && drill.kind !== "pegging" && !!byKindBox && byKindBox.checked;
+  $("answer").hidden = !counting;
+  $("pad").hidden = !counting;
+  $("throw").hidden = counting;
+  $("throw").disabled = true;
+  $("points").value = "";
+  $("points").hidden = state.byKind;
+  $("by-kind").hidden = !state.byKind;
+  for (const input of kindInputs) input.value = "";
+  let prompt = lay(drill);
+  if (drill.mode === "review") prompt = `Again (you missed this one before): ${prompt}`;
+  $("prompt").textContent = prompt;
+  state.phase = "ask";
+  state.shownAt = performance.now();
+  state.typing = state.byKind ? kindInputs[0] : $("points");
+  if (counting) state.typing.focus();
+}
+
+function toggle(token) {
+  if (state.phase !== "ask") return;
+  if (state.selected.has(token)) state.selected.delete(token);
+  else if (state.selected.size < 2) state.selected.add(token);
+  for (const face of $("cards").querySelectorAll(".card")) {
+    face.classList.toggle("selected", state.selected.has(face.dataset.card));
   }
+  $("throw").disabled = state.selected.size !== 2;
+}
 
-  function tick() {
-    state.left -= 1;
+/** The answer's body, or null when what was typed is not an answer yet. */
+function answerBody() {
+  if (state.kind === "discard") {
+    return state.selected.size === 2 ? { discard: [...state.selected] } : null;
+  }
+  let body;
+  if (state.byKind) {
+    if (kindInputs.some((input) => !/^\d{0,2}$/.test(input.value.trim()))) return null;
+    body = { by_kind: Object.fromEntries(kindInputs.map((input) => [input.dataset.kind, Number(input.value.trim()) || 0])) };
+  } else {
+    const text = $("points").value.trim();
+    if (!/^\d{1,2}$/.test(text)) return null;
+    body = { points: Number(text) };
+  }
+  body.muggins = !!mugginsBox && mugginsBox.checked && !mugginsBox.closest("label").hidden;
+  return body;
+}
+
+async function submit() {
+  if (state.phase !== "ask") return;
+  const body = answerBody();
+  if (body === null) {
+    if (state.typing) state.typing.focus();
+    return;
+  }
+  body.seconds = (performance.now() - state.shownAt) / 1000;
+  state.phase = "wait";
+  try {
+    feedback(await postJSON(`/api/drills/${state.drill.id}/answer`, body));
+  } catch (error) {
+    $("prompt").textContent = error.message;
+    state.phase = "ask";
+  }
+}
+
+function turnOnByKind() {
+  byKindBox.checked = true;
+  byKindBox.dispatchEvent(new Event("change"));
+  $("ask-by-kind").replaceChildren("Counting by kind from the next hand on.");
+}
+
+function feedback(result) {
+  state.asked += 1;
+  let penalty = 0;
+  if (result.correct) state.right += 1;
+  else if (page.mode === "sprint") {
+    penalty = page.penalty;
+    state.left = Math.max(0, state.left - penalty);
     renderClock();
-    if (state.left <= 0) showSummary(null);
   }
-
-  $("answer").addEventListener("submit", (event) => { event.preventDefault(); submit(); });
-  $("throw").addEventListener("click", submit);
-  $("next").addEventListener("click", () => { if (state.phase === "feedback") deal().catch(fail); });
-  $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent));
-  $("pad").addEventListener("click", (event) => {
-    const key = event.target.dataset.key;
-    if (!key || state.phase !== "ask") return;
-    const input = state.typing;
-    if (key === "Enter") submit();
-    else if (key === "Backspace") input.value = input.value.slice(0, -1);
-    else if (input.value.length < 2) input.value += key;
+  if (page.mode === "sprint") $("tally").textContent = `${state.right} right`;
+  showFeedback(result, {
+    kind: state.kind,
+    chosen: [...state.selected],
+    dealer: !!state.drill.dealer,
+    penalty,
+    askByKind: byKindBox && !byKindBox.checked && state.kind !== "pegging" ? turnOnByKind : null,
   });
-  kindInputs.concat([$("points")]).forEach((input) => input.addEventListener("focus", () => { state.typing = input; }));
-  document.addEventListener("keydown", (event) => {
-    if (state.phase === "feedback" && (event.key === "Enter" || event.key === "n" || event.key === "N" || event.key === " ")) {
+  $("feedback").hidden = false;
+  $("pad").hidden = true;
+  $("throw").hidden = true;
+  state.phase = "feedback";
+  $("next").focus();
+  $("feedback").scrollIntoView({ block: "nearest" });
+}
+
+function showSummary(summary, drills) {
+  state.phase = "done";
+  clearInterval(state.timer);
+  for (const id of ["answer", "pad", "feedback", "throw", "table"]) $(id).hidden = true;
+  $("marks").replaceChildren(...(drills || []).map((d) =>
+    h("span", { className: d.correct ? "right" : "wrong", title: d.kind, text: d.correct ? "✔" : "✘" })));
+  $("prompt").textContent = "";
+  $("summary").hidden = false;
+  if (page.mode === "daily") {
+    $("summary-title").textContent = `Today: ${summary.score} / ${summary.of}`;
+    $("share").textContent = summary.share;
+  } else {
+    $("summary-title").textContent = `Sprint over: ${state.right} right of ${state.asked}`;
+    $("share").textContent = `Cribbage sprint ${localDate()}\n${state.right} hands counted right in ${page.seconds / 60} minutes`;
+  }
+}
+
+function renderClock() {
+  const left = Math.max(0, state.left);
+  $("clock").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+function tick() {
+  state.left -= 1;
+  renderClock();
+  if (state.left <= 0) showSummary(null);
+}
+
+function fail(error) {
+  $("prompt").textContent = `Could not deal: ${error.message}`;
+}
+
+/** The sprint's clock starts when the player is ready. */
+function startSprint() {
+  if (state.phase !== "wait" || state.timer !== null) return;
+  $("start").hidden = true;
+  $("table").hidden = false;
+  state.timer = setInterval(tick, 1000);
+  deal().catch(fail);
+}
+
+function press(key) {
+  if (state.phase !== "ask") return;
+  const input = state.typing;
+  if (key === "Enter") submit();
+  else if (key === "Backspace") input.value = input.value.slice(0, -1);
+  else if (input.value.length < 2) input.value += key;
+}
+
+$("answer").addEventListener("submit", (event) => {
+  event.preventDefault();
+  submit();
+});
+$("throw").addEventListener("click", submit);
+$("next").addEventListener("click", () => {
+  if (state.phase === "feedback") deal().catch(fail);
+});
+$("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share").textContent));
+$("pad").addEventListener("click", (event) => {
+  const key = event.target.closest("button")?.dataset.key;
+  if (key) press(key);
+});
+for (const input of [...kindInputs, $("points")]) {
+  input.addEventListener("focus", () => { state.typing = input; });
+}
+document.addEventListener("keydown", (event) => {
+  if (page.mode === "sprint" && state.timer === null && event.key === "Enter") {
+    event.preventDefault();
+    startSprint();
+  } else if (state.phase === "feedback" && ["Enter", "n", "N", " "].includes(event.key)) {
+    event.preventDefault();
+    deal().catch(fail);
+  } else if (state.phase === "ask" && state.kind === "discard") {
+    const face = $("cards").querySelector(`.card[data-key="${event.key}"]`);
+    if (face) toggle(face.dataset.card);
+    else if (event.key === "Enter") {
       event.preventDefault();
-      deal().catch(fail);
-    } else if (state.phase === "ask" && kind === "discard") {
-      const card = document.querySelector(`#cards .card[data-key="${event.key}"]`);
-      if (card) toggle(card.dataset.card);
-      else if (event.key === "Enter") { event.preventDefault(); submit(); }
+      submit();
     }
+  }
+});
+
+const level = $("difficulty");
+if (level) level.addEventListener("change", () => level.form.submit());
+if (byKindBox) {
+  byKindBox.checked = localStorage.getItem(BY_KIND_KEY) === "1";
+  byKindBox.addEventListener("change", () => {
+    localStorage.setItem(BY_KIND_KEY, byKindBox.checked ? "1" : "0");
+    if (state.phase === "ask") show(state.drill);
   });
+}
 
-  function fail(error) { $("prompt").textContent = `Could not deal: ${error.message}`; }
-
-  if (mode === "sprint") state.timer = setInterval(tick, 1000);
+if (page.mode === "sprint") {
+  const start = $("start");
+  start.addEventListener("click", startSprint);
+  start.focus();
+} else {
   deal().catch(fail);
 }

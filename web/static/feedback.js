@@ -1,0 +1,164 @@
+/* The verdict on one answer: right or wrong, what was missed, every item and its rule, the
+   discard table. Everything is built as nodes from the API's answer. */
+import { miniCards } from "./cards.js";
+import { h } from "./dom.js";
+import { liftOnPoint } from "./highlight.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Expected points as shown: two decimals, or two significant digits for a near tie. */
+export function expected(points) {
+  const size = Math.abs(points);
+  return size > 0 && size < 0.01 ? points.toPrecision(2) : points.toFixed(2);
+}
+
+function sameItem(a, b) {
+  return a.kind === b.kind && a.cards.join() === b.cards.join();
+}
+
+/** Whether the missed items are the likeliest story rather than certain (a total alone was
+ *  typed and some of the items could have been counted). */
+export function missedIsGuess(result) {
+  if (typeof result.missed_is_guess === "boolean") return result.missed_is_guess;
+  return !result.by_kind && result.missed.length > 0 && result.missed.length < result.items.length;
+}
+
+function verdictText(result, { kind, penalty }) {
+  if (kind === "discard") {
+    return result.correct
+      ? `✔ Best throw (${expected(result.claimed)} expected points)`
+      : `✘ Costs ${expected(result.lost)} expected points against the best throw`;
+  }
+  if (result.correct) return `✔ Right: ${result.total}`;
+  const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
+  return `✘ It is ${result.total}, not ${result.claimed}: ${diff}${penalty ? ` (−${penalty} s)` : ""}`;
+}
+
+function sayLine(result) {
+  const notes = [];
+  if (result.note) notes.push(result.note);
+  if (result.muggins && result.muggins.opponent) {
+    notes.push(`Muggins! Your opponent pegs the ${result.muggins.opponent} you missed; you peg ${result.muggins.you}.`);
+  }
+  return [
+    result.say ? `“${result.say}”` : "",
+    ...notes.map((note) => h("span", { className: "muggins", text: note })),
+  ];
+}
+
+/**
+ * What was missed: certain when counted by kind, "probably" when only a total was typed.
+ *
+ * @param {object} result the API's answer
+ * @param {(() => void) | null} askByKind turns counting by kind on, where it can be
+ */
+function missedBlock(result, askByKind) {
+  if (!result.missed.length) return [];
+  if (result.missed.length === result.items.length) {
+    return [h("h3", { text: "You missed all of it (marked below)" })];
+  }
+  const guess = missedIsGuess(result);
+  const block = [
+    h("h3", { text: guess ? "You probably missed" : "You missed" }),
+    ...result.missed.map((item) =>
+      h("div", { className: "miss" }, `${item.kind} `, miniCards(item.cards), ` for ${item.points}`)),
+  ];
+  if (guess && askByKind) {
+    const button = h("button", { type: "button", className: "link", text: "Count by kind" });
+    button.addEventListener("click", askByKind);
+    block.push(h("p", { className: "hint", id: "ask-by-kind" },
+      "A total alone cannot tell which items you missed. ", button,
+      " from the next hand on, and the feedback will say exactly."));
+  }
+  return block;
+}
+
+function kindTable(rows) {
+  return h("table", { className: "kind-table" },
+    h("thead", {}, h("tr", {}, h("th", { text: "Kind" }), h("th", { text: "You" }), h("th", { text: "Right" }))),
+    h("tbody", {}, ...rows.map((row) =>
+      h("tr", { className: row.claimed === row.right ? "" : "off" },
+        h("td", { text: row.kind }), h("td", { text: row.claimed }), h("td", { text: row.right })))));
+}
+
+/** One line per kind scored, with its rule. */
+export function rulesList(items, ruleText) {
+  const kinds = [...new Set(items.map((item) => item.kind))].filter((kind) => ruleText[kind]);
+  if (!kinds.length) return [];
+  return [h("dl", { className: "rules" }, ...kinds.map((kind) =>
+    h("div", {}, h("dt", { text: kind }), h("dd", { text: ruleText[kind] }))))];
+}
+
+/**
+ * The discard table: the best six throws (and the player's own), with a legend; as pone the
+ * crib's value is shown subtracted.
+ */
+export function discardTable(result, { chosen, dealer }) {
+  const key = (cards) => [...cards].sort().join();
+  const mine = key(chosen);
+  const shown = result.options.slice(0, 6);
+  const own = result.options.find((option) => key(option.discard) === mine);
+  if (own && !shown.includes(own)) shown.push(own);
+  const sign = dealer ? "+" : "−";
+  const rows = shown.map((option) =>
+    h("tr", { className: key(option.discard) === mine ? "chosen" : "" },
+      h("td", {}, miniCards(option.discard)),
+      h("td", { text: expected(option.hand_ev) }),
+      h("td", { text: `${sign}${expected(option.crib_ev)}` }),
+      h("td", { text: expected(option.net_ev) })));
+  const whose = dealer ? "your crib: added" : "the dealer’s crib: subtracted";
+  return [
+    h("table", { className: "ev-table" },
+      h("thead", {}, h("tr", {},
+        h("th", { text: "Throw" }), h("th", { text: "Hand" }),
+        h("th", { text: dealer ? "Crib (+)" : "Crib (−)" }), h("th", { text: "Net" }))),
+      h("tbody", {}, ...rows)),
+    h("dl", { className: "legend" },
+      h("div", {}, h("dt", { text: "Hand" }),
+        h("dd", { text: "what the four cards you keep score with the starter, on average over every starter" })),
+      h("div", {}, h("dt", { text: "Crib" }),
+        h("dd", { text: `what the two cards you throw bring to ${whose}, on average over every starter and every two cards the other player may throw` })),
+      h("div", {}, h("dt", { text: "Net" }),
+        h("dd", { text: dealer ? "hand + crib: what the throw is worth to you" : "hand − crib: what the throw is worth to you" }))),
+  ];
+}
+
+/**
+ * Show the verdict on an answer in the feedback section, and mark the cards on the table.
+ *
+ * @param {object} result the API's answer
+ * @param {{kind: string, chosen: string[], dealer: boolean, penalty: number,
+ *          askByKind: (() => void) | null}} drill what the page knows of the drill
+ */
+export function showFeedback(result, drill) {
+  const table = $("cards");
+  const faces = () => table.querySelectorAll(".card");
+  const verdict = $("verdict");
+  verdict.className = `verdict ${result.correct ? "right" : "wrong"}`;
+  verdict.textContent = verdictText(result, drill);
+  $("say").replaceChildren(...sayLine(result));
+  $("missed").replaceChildren(...missedBlock(result, drill.askByKind));
+  const missedCards = new Set(result.missed.flatMap((item) => item.cards));
+  for (const face of faces()) face.classList.toggle("missed", missedCards.has(face.dataset.card));
+  $("kind-table").replaceChildren(...(result.by_kind ? [kindTable(result.by_kind)] : []));
+
+  const items = result.items.map((item) => {
+    const li = h("li", {
+      className: `item${result.missed.some((m) => sameItem(m, item)) ? " was-missed" : ""}`,
+      tabIndex: 0,
+      dataset: { cards: item.cards.join(" ") },
+    }, h("span", { className: "what", text: item.kind }), miniCards(item.cards),
+    h("span", { className: "pts", text: item.points }));
+    liftOnPoint(li, table);
+    return li;
+  });
+  if (!items.length && drill.kind !== "discard") items.push(h("li", { text: "Nothing to count." }));
+  $("items").replaceChildren(...items);
+  $("rules").replaceChildren(...rulesList(result.items, result.rule_text || {}));
+
+  $("options").replaceChildren(...(result.options ? discardTable(result, drill) : []));
+  if (result.options) {
+    const best = new Set(result.options[0].discard);
+    for (const face of faces()) face.classList.toggle("best", best.has(face.dataset.card));
+  }
+}
