@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from flask.testing import FlaskClient
 from markupsafe import escape
 
 from trainer import score_show
 from trainer.items import RULE_TEXT, Kind
-from trainer.pegging import score_sequence
+from trainer.pegging import play_out, score_sequence
 from trainer.rules import RULESETS
+from trainer.show import score_ranks
 
 
 @pytest.mark.parametrize(
@@ -73,9 +78,12 @@ def test_score_page_from_url(client: FlaskClient) -> None:
     assert f"<strong>{breakdown.total}</strong>" in page
     assert page.count('class="item"') == len(breakdown.items)
     for kind in breakdown.points_by_kind():
-        assert escape(RULE_TEXT[kind]) in page
+        assert page.count(str(escape(RULE_TEXT[kind]))) == 1  # one rule line per kind
     assert "Two-hand six-card cribbage" in page
     assert page.count('data-card="5S"') == 1
+    starter = page.index('class="starter-slot"')
+    assert page.index('data-card="5S"') > starter
+    assert page.index('<span class="slot-label">starter</span>') > starter
 
 
 def test_score_page_crib_and_five_cards(client: FlaskClient) -> None:
@@ -103,16 +111,68 @@ def test_score_page_bad_input(client: FlaskClient, query: str, message: str) -> 
 
 
 def test_pegging_page(client: FlaskClient) -> None:
-    """The play calculator shows every card's count and pegs, with the rules."""
+    """The play calculator shows every card's count and pegs, with one rule line per kind."""
     play = "5H 5D 5C 10S go AH"
     response = client.get("/score/pegging", query_string={"play": play, "end": "1"})
     page = response.get_data(as_text=True)
     pegs = score_sequence(play.split(), end=True)
     assert response.status_code == 200
-    assert page.count("<tr><td>") == len(pegs)
-    assert escape(RULE_TEXT[Kind.PAIR_ROYAL]) in page
+    assert page.count('<tr class="play">') == sum(1 for p in pegs if p.card)
+    assert page.count(str(escape(RULE_TEXT[Kind.PAIR_ROYAL]))) == 1
     bad = client.get("/score/pegging", query_string={"play": "10H 10S 10D 5C"})
     assert bad.status_code == 400 and "past 31" in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("go", ["", "go "])
+def test_pegging_page_with_hands_finds_the_goes(client: FlaskClient, go: str) -> None:
+    """With both hands the goes are found (typing the right ``go`` is allowed, not needed)
+    and labelled with who scores them; the totals are the engine's."""
+    hands = {"pone": "10H 9C 5D 2S", "dealer": "JD 6C 4H AS"}
+    play = f"10H JD 9C AS {go}5D 4H 2S 6C"
+    pegs = play_out(hands["pone"], hands["dealer"], play.replace("go ", ""))
+    response = client.get("/score/pegging", query_string={"play": play, **hands})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    goes = [p for p in pegs if p.card is None]
+    assert len(goes) == 1 and f"go: 1 to P{goes[0].player + 1}" in page
+    totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
+    assert (
+        f"P1 (pone) <strong>{totals[0]}</strong>, P2 (dealer) <strong>{totals[1]}</strong>" in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (
+            {"play": "5H 10S 5D 5C go AH", "pone": "5H 5D AH 2C", "dealer": "10S 5C 3D 4D"},
+            "no go after 5♣",
+        ),
+        ({"play": "5H 10S", "pone": "5H 5D AH 2C"}, "give both hands"),
+        ({"play": "5H 10S", "pone": "5H 5D AH", "dealer": "10S 5C 3D 4D"}, "differ in size"),
+    ],
+)
+def test_pegging_page_checks_the_play_against_the_hands(
+    client: FlaskClient, query: dict[str, str], message: str
+) -> None:
+    """A go called while holding a card that fits is refused, naming the card; so are one hand
+    alone and hands of different sizes."""
+    response = client.get("/score/pegging", query_string=query)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_pegging_page_example_is_legal(client: FlaskClient) -> None:
+    """The example the page links to gives both hands and scores without an error."""
+    page = client.get("/score/pegging").get_data(as_text=True)
+    href = re.search(r'<a id="example" href="([^"]+)"', page)
+    assert href is not None
+    example = client.get(html.unescape(href.group(1)))
+    shown = example.get_data(as_text=True)
+    assert example.status_code == 200 and 'class="error"' not in shown
+    query = parse_qs(urlsplit(html.unescape(href.group(1))).query)
+    assert query.keys() >= {"pone", "dealer", "play"}
+    assert shown.count('<tr class="play">') == len(query["play"][0].split())
 
 
 def test_score_page_other_rules(client: FlaskClient) -> None:
@@ -124,3 +184,111 @@ def test_score_page_other_rules(client: FlaskClient) -> None:
     assert f"<strong>{total}</strong>" in page and "Two-hand five-card cribbage" in page
     bad = client.get("/score?cards=5H+5D+JS+5C&rules=seven-card")
     assert bad.status_code == 400 and "unknown rule set" in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("query", "hand", "starter"),
+    [
+        ("cards=5H+5D+5C+JS+|+5S", "5H 5D 5C JS", "5S"),
+        ("cards=5H,5D,5C,JS|5S", "5H 5D 5C JS", "5S"),
+        ("cards=2H+4H+6H+8H&starter=KS", "2H 4H 6H 8H", "KS"),
+    ],
+)
+def test_score_page_bar_form(client: FlaskClient, query: str, hand: str, starter: str) -> None:
+    """The starter after a bar, as the command line and README write it, is the starter."""
+    response = client.get(f"/score?{query}")
+    assert response.status_code == 200
+    assert f"<strong>{score_show(hand.split(), starter).total}</strong> hand" in response.text
+
+
+@pytest.mark.parametrize(
+    ("query", "ranks", "starter"),
+    [
+        ("cards=5+5+5+J&starter=5", "5 5 5 J", "5"),
+        ("cards=5-5-5-J-5", "5 5 5 J", "5"),
+        ("cards=A+2+3+4+|+9", "A 2 3 4", "9"),
+    ],
+)
+def test_score_page_ranks_alone(client: FlaskClient, query: str, ranks: str, starter: str) -> None:
+    """Ranks alone give what is certain and each total the suits could make, with its
+    condition, as ``crib score`` does."""
+    response = client.get(f"/score?{query}")
+    expected = score_ranks(ranks.split(), starter)
+    page = response.text
+    assert response.status_code == 200
+    assert f"<strong>{expected.certain}</strong> hand whatever the suits" in page
+    assert expected.outcomes
+    for total, condition in expected.outcomes:
+        assert f"<li><strong>{total}</strong> if {escape(condition)}</li>" in page
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("cards=5H+5D+5C+JS+|+5S&starter=5S", "not both"),
+        ("cards=5H+5D+5C+JS+|+5S+6S", "one starter card, not 2"),
+        ("cards=5+5+5+5&starter=5", "more than four"),
+        ("cards=5H+5D+5C+JS+|+5H", "card given twice"),
+    ],
+)
+def test_score_page_bad_deal_forms(client: FlaskClient, query: str, message: str) -> None:
+    """Bars and ranks used wrongly get a 400 naming the problem."""
+    response = client.get(f"/score?{query}")
+    assert response.status_code == 400
+    assert message in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "by_kind", "muggins"),
+    [
+        ("/practice/hand", True, True),
+        ("/practice/crib", True, True),
+        ("/practice/pegging", False, True),
+        ("/practice/discard", False, False),
+        ("/sprint", False, False),
+        ("/daily", True, False),
+    ],
+)
+def test_drill_options_only_where_they_work(
+    client: FlaskClient, path: str, by_kind: bool, muggins: bool
+) -> None:
+    """Count by kind is offered for hands and cribs, muggins for counts in practice; neither
+    on a discard. The daily challenge mixes kinds: its page says which kinds each option is
+    for (``data-kinds``) and the script shows it on those drills only."""
+    page = client.get(path).text
+    assert ('id="bykind"' in page) == by_kind
+    assert ('id="muggins"' in page) == muggins
+    if by_kind:
+        assert 'data-kinds="hand crib"' in page
+
+
+def test_sprint_waits_for_start(client: FlaskClient) -> None:
+    """The sprint page has a Start button and shows no cards before it is pressed."""
+    page = client.get("/sprint").text
+    assert '<button type="button" id="start"' in page
+    assert re.search(r'<div class="table" id="table"\s+hidden>', page)
+
+
+PAGES = ["/", "/daily", "/practice/hand", "/sprint", "/score?cards=5H+5D+5C+JS&starter=5S"]
+PAGES += ["/score/pegging?play=5H+10S", "/progress", "/photo", "/auth/login", "/auth/register"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_keep_scripts_out_of_the_markup(client: FlaskClient, path: str) -> None:
+    """Under ``script-src 'self'`` the pages work only with scripts from files: no inline
+    script, no ``on...=`` handler, no ``javascript:`` URL; data goes in data- attributes."""
+    page = client.get(path).text
+    for tag in re.findall(r"<script\b[^>]*>", page):
+        assert re.search(r'\bsrc="/static/[\w-]+\.js"', tag) or 'type="application/json"' in tag
+    assert not re.search(r"<[^>]+\son[a-z]+\s*=", page)
+    assert "javascript:" not in page
+
+
+def test_favicon(client: FlaskClient) -> None:
+    """Every page names its icon, and the icon is served as SVG from our static folder."""
+    page = client.get("/").text
+    href = re.search(r'<link rel="icon" type="image/svg\+xml" href="([^"]+)">', page)
+    assert href is not None
+    with client.get(href.group(1)) as icon:
+        assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+        assert b"<svg" in icon.data
