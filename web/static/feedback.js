@@ -6,10 +6,12 @@ import { liftOnPoint } from "./highlight.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Expected points as shown: two decimals, or two significant digits for a near tie. */
+/** Expected points as shown: two decimals, or two significant digits for a near tie; a
+ *  typographic minus, as in the crib column. */
 export function expected(points) {
   const size = Math.abs(points);
-  return size > 0 && size < 0.01 ? points.toPrecision(2) : points.toFixed(2);
+  const text = size > 0 && size < 0.01 ? size.toPrecision(2) : size.toFixed(2);
+  return points < 0 && Number(text) !== 0 ? `−${text}` : text;
 }
 
 function sameItem(a, b) {
