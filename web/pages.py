@@ -60,9 +60,13 @@ def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> d
     starters = split_tokens(after_bar if bar else starter_text)
     if len(starters) > 1:
         raise HandSizeError(f"give one starter card, not {len(starters)}")
+    size = rules.show_size(crib=crib)
     if not starters:
-        if len(tokens) != rules.show_size(crib=crib) + 1:
+        if len(tokens) == size:
             raise HandSizeError("give the starter card too (or type it last, after the hand)")
+        if len(tokens) != size + 1:
+            what = "crib" if crib else "hand"
+            raise HandSizeError(f"a {what} is {size} cards and a starter: got {len(tokens)} cards")
         starters = [tokens.pop()]
     if all(_is_rank(t) for t in (*tokens, *starters)):
         return {"ranks": score_ranks(tokens, starters[0], crib=crib, rules=rules)}

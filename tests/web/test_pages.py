@@ -101,6 +101,9 @@ def test_score_page_crib_and_five_cards(client: FlaskClient) -> None:
         ("cards=5H+5D+5C+5H&starter=5S", "card given twice"),
         ("cards=5H+5D+5C&starter=5S", "got 3"),
         ("cards=5H+5D+5C+JS", "give the starter card too"),
+        ("cards=5H+5D+5C", "a hand is 4 cards and a starter: got 3 cards"),
+        ("cards=5H+5D+5C+JS+5S+6S", "a hand is 4 cards and a starter: got 6 cards"),
+        ("cards=5H+5D&crib=1", "a crib is 4 cards and a starter: got 2 cards"),
     ],
 )
 def test_score_page_bad_input(client: FlaskClient, query: str, message: str) -> None:
