@@ -20,9 +20,10 @@ def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: f
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
     top = top or math.ceil(max(values)) or 1
     step = (_W - 2 * _PAD) / max(len(values) - 1, 1)
+    left = _PAD if len(values) > 1 else _W / 2  # a single day sits in the middle
 
     def xy(i: int, v: float) -> tuple[float, float]:
-        return _PAD + i * step, _H - _PAD - (v / top) * (_H - 2 * _PAD)
+        return left + i * step, _H - _PAD - (v / top) * (_H - 2 * _PAD)
 
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (xy(i, v) for i, v in enumerate(values)))
     dots = "".join(
@@ -32,14 +33,18 @@ def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: f
         for x, y in [xy(i, v)]
     )
     first, last = escape(labels[0][5:]), escape(labels[-1][5:])
+    days = (
+        f'<text x="{_PAD}" y="{_H - 8}">{first}</text>'
+        f'<text x="{_W - _PAD}" y="{_H - 8}" text-anchor="end">{last}</text>'
+        if len(values) > 1
+        else f'<text x="{left:.1f}" y="{_H - 8}" text-anchor="middle">{first}</text>'
+    )
     return Markup(
         f'<svg class="chart" viewBox="0 0 {_W} {_H}" role="img" '
         f'aria-label="{escape(unit)} by day">'
         f'<line class="axis" x1="{_PAD}" y1="{_H - _PAD}" x2="{_W - _PAD}" y2="{_H - _PAD}"/>'
         f'<text x="2" y="{_PAD}">{top:g}</text><text x="2" y="{_H - _PAD}">0</text>'
-        f'<text x="{_PAD}" y="{_H - 8}">{first}</text>'
-        f'<text x="{_W - _PAD}" y="{_H - 8}" text-anchor="end">{last}</text>'
-        f'<polyline points="{points}"/>{dots}</svg>'
+        f'{days}<polyline points="{points}"/>{dots}</svg>'
     )
 
 
@@ -51,7 +56,7 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
     """
     if not values:
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
-    row, label_w, bar_w = 24, 130, 130
+    row, label_w, bar_w = 24, 170, 130  # labels up to 'runs with duplicates'
     height = row * len(values) + 4
     bars = "".join(
         f'<text x="0" y="{i * row + 16}">{escape(label)}</text>'

@@ -89,3 +89,10 @@ def test_tallies_kept_per_answer_match_a_recount(app: Flask, client: FlaskClient
         kept = web.training.tallies(db, player_id)
         web.training.rebuild_skills(db, player_id)
         assert kept and web.training.tallies(db, player_id) == kept
+
+
+def test_one_day_chart_is_centred_with_one_label() -> None:
+    """With a single day the dot sits in the middle and the day is named once."""
+    chart = charts.line_chart(["2026-11-23"], [80.0], "%", 100)
+    assert chart.count(">11-23</text>") == 1
+    assert '<circle cx="160.0"' in chart

@@ -90,6 +90,12 @@ function lay(drill) {
     face.tabIndex = 0;
     face.setAttribute("role", "button");
     face.addEventListener("click", () => toggle(t));
+    face.addEventListener("keydown", (event) => {
+      if (event.key === " ") {
+        event.preventDefault();
+        toggle(t);
+      }
+    });
     return face;
   }));
   const whose = drill.dealer ? "your" : "the dealer’s";
