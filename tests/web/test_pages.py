@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -44,21 +45,28 @@ def test_page_renders(client: FlaskClient, path: str, text: str) -> None:
     assert "https://" not in page
 
 
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+IMPORT = re.compile(r'^import [^;]+ from "\./([\w-]+\.js)";$', re.MULTILINE)
+
+
 def test_static_assets_served(client: FlaskClient) -> None:
-    """The stylesheet and scripts come from our own static folder."""
-    for name in (
-        "style.css",
-        "drill.js",
-        "cards.js",
-        "dom.js",
-        "api.js",
-        "picker.js",
-        "highlight.js",
-        "score.js",
-        "photo.js",
-    ):
+    """The stylesheet and scripts come from our own static folder, scripts as JavaScript
+    (browsers run modules only with a JavaScript type)."""
+    names = sorted(p.name for p in STATIC.iterdir())
+    assert {"style.css", "favicon.svg", "dom.js", "cards.js", "api.js", "drill.js"} <= set(names)
+    for name in names:
         with client.get(f"/static/{name}") as response:
             assert response.status_code == 200 and response.data
+            if name.endswith(".js"):
+                assert response.mimetype == "text/javascript"
+
+
+def test_module_imports_resolve() -> None:
+    """Every module a script imports is a file of the static folder, so no page loads a
+    missing module (a broken import stops the whole page's script)."""
+    imported = {name for p in STATIC.glob("*.js") for name in IMPORT.findall(p.read_text())}
+    assert {"dom.js", "cards.js", "api.js"} <= imported
+    assert imported <= {p.name for p in STATIC.glob("*.js")}
 
 
 def test_unknown_practice_kind_and_page(client: FlaskClient) -> None:
