@@ -37,8 +37,8 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     from .reader import read_image_bytes
     from .report import summarize
 
-    if args.annotate and len(args.photos) > 1 and not Path(args.annotate).is_dir():
-        raise CribbageError("with several photos, --annotate must be an existing folder")
+    if args.annotate:
+        check_annotate_target(Path(args.annotate), several=len(args.photos) > 1)
     status = 0
     for photo in args.photos:
         try:
@@ -60,6 +60,33 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
         else:
             print(_format(photo, summary), file=out)
     return status
+
+
+def check_annotate_target(target: Path, *, several: bool) -> None:
+    """Refuse an ``--annotate`` target that cannot take a picture, before any photo is read.
+
+    Args:
+        target (Path): A folder, or an image file name (``.jpg``, ``.png``, ...).
+        several (bool): Whether several photos are read (then it must be a folder).
+
+    Raises:
+        CribbageError: Saying what to give instead.
+    """
+    import cv2
+
+    if target.is_dir():
+        return
+    if several:
+        raise CribbageError("with several photos, --annotate must be an existing folder")
+    if not cv2.haveImageWriter(str(target)):
+        raise CribbageError(
+            f"--annotate {str(target)!r}: give a picture file name ending in .jpg or .png, "
+            "or a folder"
+        )
+    if not target.parent.is_dir():
+        raise CribbageError(
+            f"--annotate {str(target)!r}: there is no folder {str(target.parent)!r}"
+        )
 
 
 def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: Path) -> None:

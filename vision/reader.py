@@ -4,7 +4,7 @@ API (stable; used by the web app and ``crib read``):
 
     from vision.reader import read_cards, read_image_bytes
     reading = read_cards("photo.jpg")                # a path, the file's bytes or a BGR array
-    reading = read_image_bytes(data, max_cards=13)   # an upload: also errors for 0 or > 13 cards
+    reading = read_image_bytes(data)                 # an upload: also an error for no card
     for c in reading.cards:                          # list[DetectedCard]
         c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
     reading.starter_index                            # index into reading.cards, or None
@@ -13,8 +13,9 @@ API (stable; used by the web app and ``crib read``):
 Photos given as bytes or paths are checked and decoded by :mod:`vision.upload`, which raises
 :class:`vision.errors.ImageError` for an empty, truncated or non-image upload or one over
 :data:`vision.upload.MAX_PIXELS`; ``read_image_bytes`` adds
-:class:`~vision.errors.NoCardsError` when no card is found and
-:class:`~vision.errors.TooManyCardsError` when more than ``max_cards`` are found.
+:class:`~vision.errors.NoCardsError` when no card is found (and
+:class:`~vision.errors.TooManyCardsError` only when a caller sets ``max_cards``: a whole table
+is 13 to 21 cards, and spurious uncertain readings count too, so the app never does).
 
 How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole
 photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for
@@ -379,13 +380,14 @@ def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS
 
 
 def read_image_bytes(
-    data: bytes, max_cards: int | None = 13, models_dir: Path = MODELS_DIR
+    data: bytes, max_cards: int | None = None, models_dir: Path = MODELS_DIR
 ) -> Reading:
     """Decode an uploaded photo and read its cards.
 
     Args:
         data (bytes): The uploaded file's bytes.
-        max_cards (int | None): Raise :class:`TooManyCardsError` above this many (None: no limit).
+        max_cards (int | None): Raise :class:`TooManyCardsError` above this many (None, the
+            default: no limit; every card read is reported).
         models_dir (Path): Model folder.
 
     Returns:

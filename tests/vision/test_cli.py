@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from crib.cli import main
@@ -110,3 +111,58 @@ def test_eval_vision_json(real_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_p
     figures = json.loads(out.getvalue())
     assert figures["all"]["images"] == 2
     assert 0 <= figures["all"]["precision"] <= 1 and 0 <= figures["all"]["recall"] <= 1
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("out.txt", "ending in .jpg or .png"),
+        ("out", "ending in .jpg or .png"),
+        ("no-such-folder/out.jpg", "there is no folder"),
+    ],
+)
+def test_annotate_bad_target_is_one_line_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, message: str
+) -> None:
+    """``--annotate`` with a name that cannot take a picture: one clear line, exit status 2,
+    and no photo is read first (the photo here is not even an image)."""
+    photo = tmp_path / "hand.jpg"
+    photo.write_text("not a photo")
+    target = tmp_path / name
+    assert main(["read", str(photo), "--annotate", str(target)], io.StringIO()) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+    assert not target.exists()
+
+
+def test_annotate_unwritable_file_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A picture that cannot be written (here under /proc) is one line and exit status 2."""
+    import vision.reader
+
+    monkeypatch.setattr(
+        vision.reader, "read_cards", lambda data, models: reading(["5H", "5S"], None)
+    )
+    monkeypatch.setattr("vision.upload.decode_image", lambda data: np.zeros((40, 60, 3), np.uint8))
+    assert main(["read", __file__, "--annotate", "/proc/hand-read.jpg"], io.StringIO()) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "could not write" in err[0]
+
+
+def test_a_whole_table_is_not_refused_for_its_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """21 cards (a four-hand table), some of them uncertain: every card is reported, uncertain
+    ones marked, and the note says why there is no score."""
+    import vision.reader
+
+    codes = [f"{r}{s}" for s in "SHD" for r in ("A", "2", "3", "4", "5", "6", "7")]
+    table = reading(codes, None, uncertain=3)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: table)
+    out = io.StringIO()
+    assert main(["read", "--json", __file__], out) == 0
+    answer = json.loads(out.getvalue())
+    assert [c["card"] for c in answer["cards"]] == codes
+    assert [c["uncertain"] for c in answer["cards"]].count(True) == 1
+    assert answer["score"] is None and "21 cards" in answer["note"]
