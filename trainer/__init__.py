@@ -20,6 +20,7 @@ from .errors import HandSizeError as HandSizeError
 from .errors import IllegalPlayError as IllegalPlayError
 from .errors import InvalidAnswerError as InvalidAnswerError
 from .errors import InvalidCardError as InvalidCardError
+from .errors import TableError as TableError
 from .errors import UnknownRulesError as UnknownRulesError
 from .items import Kind as Kind
 from .items import ScoreItem as ScoreItem

@@ -42,3 +42,7 @@ class UnknownRulesError(CribbageError):
 
 class InvalidAnswerError(CribbageError):
     """A drill answer that is missing, malformed or impossible."""
+
+
+class TableError(CribbageError):
+    """The groups on a table do not make a show: no starter, two cribs, too many hands."""

@@ -1,0 +1,181 @@
+"""The show at a table: every hand, the crib and the starter, each scored by its own rule.
+
+A table is a list of groups, each with its role: hands (the hand rule), at most one crib (the
+crib-flush rule) and exactly one starter, which every hand and the crib count with (nobs
+included). The scoring itself is :func:`trainer.show.score_show`'s.
+
+>>> table = score_table(
+...     [
+...         Group.of("hand", "5H 5D 5C JS"),
+...         Group.of("crib", "2H 4H 6H 8H"),
+...         Group.of("starter", "5S"),
+...     ]
+... )
+>>> [(g.role.value, s.total if s else None) for g, s in zip(table.groups, table.scores)]
+[('hand', 29), ('crib', 7), ('starter', None)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Sequence
+
+from .cards import Card, CardLike, as_card, check_distinct, split_tokens
+from .errors import HandSizeError, TableError
+from .items import number_words
+from .rules import SIX_CARD, RuleSet
+from .show import Breakdown, score_show
+
+
+class Role(enum.Enum):
+    """What a group of cards on the table is."""
+
+    HAND = "hand"
+    """A player's hand: scored with the hand rule."""
+    CRIB = "crib"
+    """The crib: scored with the crib-flush rule (a flush only with the starter)."""
+    STARTER = "starter"
+    """The starter (turn-up), one card, counted with every hand and the crib."""
+
+    @classmethod
+    def parse(cls, name: str) -> Role:
+        """The role called ``name`` (``"hand"``, ``"crib"`` or ``"starter"``).
+
+        :raises TableError: for any other name.
+        """
+        try:
+            return cls(name)
+        except ValueError:
+            raise TableError(f"a group is a hand, the crib or the starter, not {name!r}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """Cards lying together on the table, and what they are."""
+
+    role: Role
+    """Hand, crib or starter."""
+    cards: tuple[Card, ...]
+    """The cards, in the order given."""
+
+    @classmethod
+    def of(cls, role: Role | str, cards: Sequence[CardLike] | str) -> Group:
+        """A group from a role (or its name) and cards (or their notation).
+
+        :raises TableError: for an unknown role.
+        :raises InvalidCardError: for a token that is not a card.
+
+        >>> Group.of("starter", "5s")
+        Group.of('starter', '5S')
+        """
+        tokens = split_tokens(cards) if isinstance(cards, str) else cards
+        return cls(
+            role if isinstance(role, Role) else Role.parse(role),
+            tuple(as_card(c) for c in tokens),
+        )
+
+    def __repr__(self) -> str:
+        return f"Group.of({self.role.value!r}, {' '.join(map(str, self.cards))!r})"
+
+
+@dataclasses.dataclass(frozen=True)
+class TableShow:
+    """Every group on the table with its score (``None`` for the starter)."""
+
+    groups: tuple[Group, ...]
+    """The groups, in the order given."""
+    scores: tuple[Breakdown | None, ...]
+    """Each group's breakdown, ``None`` for the starter."""
+    starter: Card
+    """The starter card."""
+    rules: RuleSet
+    """The rule set the table was scored under."""
+
+    def to_json(self) -> list[dict[str, object]]:
+        """``[{"role": "hand", "cards": ["5H", ...], "score": {...} | None}, ...]``."""
+        return [
+            {
+                "role": group.role.value,
+                "cards": [str(c) for c in group.cards],
+                "score": None if score is None else score.to_json(),
+            }
+            for group, score in zip(self.groups, self.scores, strict=True)
+        ]
+
+
+def _named(groups: Sequence[Group]) -> list[str]:
+    """A name for each group as players would point at it: "the crib", "hand 2", "the starter"."""
+    hands = sum(g.role is Role.HAND for g in groups)
+    names, seen = [], 0
+    for group in groups:
+        if group.role is Role.HAND:
+            seen += 1
+            names.append(f"hand {seen}" if hands > 1 else "the hand")
+        else:
+            names.append(f"the {group.role.value}")
+    return names
+
+
+def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
+    """Check that ``groups`` make a show under ``rules``; return the starter.
+
+    A table has exactly one starter (one card), at most one crib and at most as many hands as
+    the rule set has players, at least one hand or crib, each of the rule set's size, and no
+    card twice.
+
+    :raises TableError: for a missing or extra starter, crib or hand.
+    :raises HandSizeError: for a hand or crib with the wrong number of cards.
+    :raises DuplicateCardError: for a card in two places.
+
+    >>> try:
+    ...     check_table([Group.of("hand", "5H 5D 5C"), Group.of("starter", "5S")])
+    ... except HandSizeError as error:
+    ...     print(error)
+    the hand has 3 cards (5H 5D 5C); a hand has 4 in two-hand six-card cribbage
+    """
+    starters = [g for g in groups if g.role is Role.STARTER]
+    cards = [c for g in starters for c in g.cards]
+    if not cards:
+        raise TableError("mark one card as the starter (or type it)")
+    if len(cards) > 1:
+        shown = " ".join(map(str, cards))
+        raise TableError(f"the starter is one card, but {len(cards)} are marked: {shown}")
+    cribs = sum(g.role is Role.CRIB for g in groups)
+    if cribs > 1:
+        raise TableError(f"a table has one crib, but {number_words(cribs)} groups are marked crib")
+    hands = sum(g.role is Role.HAND for g in groups)
+    if hands > rules.players:
+        raise TableError(
+            f"{rules.title.lower()} has {number_words(rules.players)} hands, "
+            f"but {number_words(hands)} groups are marked hand"
+        )
+    if hands + cribs == 0:
+        raise TableError("there is no hand or crib to count with the starter")
+    for group, name in zip(groups, _named(groups), strict=True):
+        crib = group.role is Role.CRIB
+        if group.role is Role.STARTER or len(group.cards) == rules.show_size(crib=crib):
+            continue
+        size = rules.show_size(crib=crib)
+        shown = " ".join(map(str, group.cards)) or "none"
+        raise HandSizeError(
+            f"{name} has {len(group.cards)} card{'' if len(group.cards) == 1 else 's'} "
+            f"({shown}); a {group.role.value} has {size} in {rules.title.lower()}"
+        )
+    check_distinct([c for g in groups for c in g.cards])
+    return cards[0]
+
+
+def score_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> TableShow:
+    """Score every hand and the crib on a table with its starter.
+
+    :raises TableError, HandSizeError, DuplicateCardError: as :func:`check_table`.
+    """
+    starter = check_table(groups, rules=rules)
+    scores = tuple(
+        None
+        if group.role is Role.STARTER
+        else score_show(group.cards, starter, crib=group.role is Role.CRIB, rules=rules)
+        for group in groups
+    )
+    return TableShow(tuple(groups), scores, starter, rules)
