@@ -1,0 +1,177 @@
+"""Grouping the cards read on a table by position: hands, crib, starter, and the questions asked
+when the layout does not settle them."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.errors import TableError, UnknownRulesError
+from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
+from trainer.table import Role
+from vision.grouping import Layout, group_cards, table_rules
+from vision.reader import DetectedCard
+
+CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+
+
+def card(code: str, x: float, y: float, uncertain: bool = False) -> DetectedCard:
+    """A card whose corner index (20 x 30 px) is centred at (x, y)."""
+    return DetectedCard(
+        code, 0.4 if uncertain else 0.97, (x - 10, y - 15, x + 10, y + 15), uncertain
+    )
+
+
+def fan(x: float, y: float, n: int, step: float = 25) -> list[tuple[float, float]]:
+    """Index positions of a hand of ``n`` fanned (or overlapped) cards from (x, y)."""
+    return [(x + step * k, y + 4 * k) for k in range(n)]
+
+
+def table(spots: list[list[tuple[float, float]]]) -> tuple[list[DetectedCard], list[list[str]]]:
+    """Cards at ``spots`` (one list per group), named in order; and each group's codes."""
+    codes = iter(CODES)
+    groups = [[next(codes) for _ in spot] for spot in spots]
+    cards = [
+        card(c, x, y)
+        for g, spot in zip(groups, spots, strict=True)
+        for c, (x, y) in zip(g, spot, strict=True)
+    ]
+    return cards, groups
+
+
+def found(layout: Layout, cards: list[DetectedCard]) -> list[tuple[str, list[str]]]:
+    """Each group's role and codes, sorted for comparison."""
+    return sorted(
+        (g.role.value if g.role else "?", sorted(cards[i].card for i in g.cards))
+        for g in layout.groups
+    )
+
+
+def expected(roles: list[str], groups: list[list[str]]) -> list[tuple[str, list[str]]]:
+    return sorted((r, sorted(g)) for r, g in zip(roles, groups, strict=True))
+
+
+@pytest.mark.parametrize(
+    "rules, spots, roles",
+    [
+        (
+            SIX_CARD,
+            [fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]],
+            ["hand", "hand", "crib", "starter"],
+        ),
+        (
+            FIVE_CARD,
+            [fan(100, 100, 3), fan(100, 700, 3), fan(600, 600, 4), [(400, 400)]],
+            ["hand", "hand", "crib", "starter"],
+        ),
+        (
+            THREE_HAND,
+            [fan(100, 100, 4), fan(100, 700, 4), fan(700, 100, 4), fan(480, 420, 4), [(400, 400)]],
+            ["hand", "hand", "hand", "crib", "starter"],
+        ),
+        (
+            FOUR_HAND,
+            [
+                fan(100, 100, 4),
+                fan(100, 700, 4),
+                fan(700, 100, 4),
+                fan(700, 700, 4),
+                fan(480, 420, 4),
+                [(400, 400)],
+            ],
+            ["hand", "hand", "hand", "hand", "crib", "starter"],
+        ),
+    ],
+    ids=lambda v: v.name if isinstance(v, RuleSet) else "",
+)
+def test_a_whole_table_is_grouped(
+    rules: RuleSet, spots: list[list[tuple[float, float]]], roles: list[str]
+) -> None:
+    """Hands apart, the crib beside the starter: every group and role is found, no question."""
+    cards, groups = table(spots)
+    assert table_rules(len(cards)) is rules
+    layout = group_cards(cards, rules)
+    assert layout.question is None
+    assert found(layout, cards) == expected(roles, groups)
+    assert [g.role for g in layout.groups][-1] is Role.STARTER
+
+
+def test_crib_equally_near_the_starter_is_asked() -> None:
+    """Two groups as near the starter: the question names them, their roles stay open."""
+    cards, _ = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "crib"
+    assert layout.question.text == "Which group is the crib?"
+    assert [layout.groups[i].role for i in layout.question.choices] == [None] * 3
+    assert layout.groups[-1].role is Role.STARTER
+
+
+def test_a_hand_laid_flat_alone_asks_for_the_starter() -> None:
+    """Four cards side by side, nothing set apart: the hand alone, and the starter is asked."""
+    cards, groups = table([[(100 + 90 * k, 100) for k in range(4)]])
+    layout = group_cards(cards)
+    assert found(layout, cards) == expected(["hand"], groups)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert "set apart" not in layout.question.text
+
+
+def test_five_in_a_row_asks_which_is_the_starter() -> None:
+    """Five cards evenly in a row: which is the starter? (every card a choice)."""
+    cards, _ = table([[(100 + 90 * k, 100) for k in range(5)]])
+    layout = group_cards(cards)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert layout.question.choices == (0, 1, 2, 3, 4)
+    guessed = group_cards(cards, set_apart=4)  # the reader's own guess settles it
+    assert guessed.question is None and guessed.groups[-1].cards == (4,)
+
+
+def test_hand_and_starter_set_apart() -> None:
+    """The single-hand photo: four fanned and one apart."""
+    cards, groups = table([fan(100, 100, 4), [(400, 300)]])
+    layout = group_cards(cards)
+    assert layout.question is None and found(layout, cards) == expected(["hand", "starter"], groups)
+    as_crib = group_cards(cards, crib=True)
+    assert found(as_crib, cards) == expected(["crib", "starter"], groups)
+
+
+def test_typed_starter() -> None:
+    """A starter named by the player: taken from the cards read, else typed."""
+    cards, _ = table([fan(100, 100, 4)])
+    layout = group_cards(cards, starter="5h")
+    assert layout.question is None
+    assert layout.groups[-1].role is Role.STARTER and layout.groups[-1].typed == "5H"
+    row, codes = table([[(100 + 90 * k, 100) for k in range(5)]])
+    in_photo = group_cards(row, starter=codes[0][1])
+    assert in_photo.groups[-1].cards == (1,) and [g.role for g in in_photo.groups] == [
+        Role.HAND,
+        Role.STARTER,
+    ]
+
+
+def test_an_uncertain_spurious_card_is_left_out() -> None:
+    """A 14th reading, uncertain (brand print, say): the table is grouped without it."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]])
+    cards.append(card("AC", 900, 900, uncertain=True))
+    layout = group_cards(cards, table_rules(len(cards) - 1))
+    assert layout.left_out == (13,)
+    assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
+def test_cards_that_make_no_table_ask_to_sort_them() -> None:
+    """Seven cards in two clumps: the clumps, no roles, and a question in players' words."""
+    cards, _ = table([fan(100, 100, 4), fan(700, 700, 3)])
+    layout = group_cards(cards)
+    assert layout.question is not None and layout.question.kind == "groups"
+    assert "Read 7 cards" in layout.question.text and "'" not in layout.question.text
+    assert sorted(len(g.cards) for g in layout.groups) == [3, 4]
+
+
+def test_table_rules() -> None:
+    """Rules by name, by players or by count; players that make no table are refused."""
+    assert table_rules(5, players=3) is THREE_HAND and table_rules(11, players=2) is FIVE_CARD
+    assert table_rules(13, rules="five-card") is FIVE_CARD
+    with pytest.raises(TableError, match="2, 3 or 4 players, not 5"):
+        table_rules(13, players=5)
+    with pytest.raises(TableError, match="is for 2 players, not 3"):
+        table_rules(13, players=3, rules="six-card")
+    with pytest.raises(UnknownRulesError):
+        table_rules(13, rules="seven-card")

@@ -1,0 +1,365 @@
+"""Group the cards read on a table photo by position: each hand, the crib and the starter.
+
+A photo of the show holds a known set of groups: for ``n`` players their hands, the crib and
+the starter (13 cards for two players, 17 for three, 21 for four; 11 in five-card cribbage), or
+just one hand and its starter (5), or the hand alone (4). The cards are joined into groups by
+their closeness (the longest links of the minimum spanning tree of their positions are cut,
+as many as the groups the table holds) and the groups' sizes must be the table's. The starter is
+the lone card; among groups of the crib's size, the crib is the one nearest the starter.
+
+Nothing is guessed: when the starter is not clearly set apart, or no group is clearly nearest
+the starter, the layout carries the smallest :class:`Question` that settles it (which card is
+the starter? which group is the crib?) and the groups it concerns have no role yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from trainer.cards import as_card
+from trainer.errors import TableError
+from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet, get_rules
+from trainer.table import Role
+
+if TYPE_CHECKING:
+    from vision.reader import DetectedCard
+
+CLEAR_GAP = 1.5
+"""A cut between groups must be this many times longer than the longest link kept inside one."""
+CLEARLY_NEAREST = 0.75
+"""The crib is nearest the starter when no other candidate is nearer than 1 / this."""
+
+_BY_PLAYERS = {2: SIX_CARD, 3: THREE_HAND, 4: FOUR_HAND}
+_BY_TABLE_SIZE = {
+    r.players * r.hand_size + r.crib_size + 1: r
+    for r in (SIX_CARD, FIVE_CARD, THREE_HAND, FOUR_HAND)
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class CardGroup:
+    """Cards read that lie together, and what they are.
+
+    Attributes:
+        role (Role | None): Hand, crib or starter; ``None`` while a question is open about it.
+        cards (tuple[int, ...]): Indices into the reading's cards (empty for a typed starter).
+        box (tuple[float, float, float, float] | None): Around the cards' indices, in pixels.
+        typed (str | None): A starter the player typed (not in the photo).
+    """
+
+    role: Role | None
+    cards: tuple[int, ...]
+    box: tuple[float, float, float, float] | None
+    typed: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """The smallest question that settles the layout.
+
+    Attributes:
+        kind (str): ``"starter"`` (which card?), ``"crib"`` (which group?) or ``"groups"``
+            (the cards do not fall into the table's groups).
+        text (str): The question, in players' words.
+        choices (tuple[int, ...]): Card indices (starter) or group indices (crib).
+    """
+
+    kind: str
+    text: str
+    choices: tuple[int, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """The groups found on a photo, and what is still to be settled.
+
+    Attributes:
+        groups (tuple[CardGroup, ...]): The groups, hands first, then the crib, then the starter.
+        rules (RuleSet): The rule set the group sizes come from.
+        question (Question | None): What the player must settle before every group is scored.
+        left_out (tuple[int, ...]): Cards read with low confidence that no group needs.
+    """
+
+    groups: tuple[CardGroup, ...]
+    rules: RuleSet
+    question: Question | None = None
+    left_out: tuple[int, ...] = ()
+
+
+def table_rules(count: int, *, players: int | None = None, rules: str | None = None) -> RuleSet:
+    """The rule set for a photo of ``count`` cards: named, by players, or by the count.
+
+    Args:
+        count (int): Cards read.
+        players (int | None): Players at the table (2, 3 or 4).
+        rules (str | None): A rule set's name; it decides when given.
+
+    Returns:
+        (RuleSet): The rule set named; else the one for ``players`` (five-card for two players
+        when the count is a five-card table); else the one whose whole table has ``count``
+        cards; else six-card.
+
+    Raises:
+        TableError: For players not 2 to 4, or that do not match the rules named.
+        UnknownRulesError: For an unknown rule set.
+
+    Examples:
+        >>> table_rules(17).name, table_rules(11).name, table_rules(5).name
+        ('three-hand', 'five-card', 'six-card')
+        >>> table_rules(13, players=4).name
+        'four-hand'
+    """
+    if players is not None and players not in _BY_PLAYERS:
+        raise TableError(f"a cribbage table has 2, 3 or 4 players, not {players}")
+    if rules is not None:
+        chosen = get_rules(rules)
+        if players is not None and chosen.players != players:
+            raise TableError(
+                f"{chosen.title.lower()} is for {chosen.players} players, not {players}"
+            )
+        return chosen
+    by_count = _BY_TABLE_SIZE.get(count)
+    if players is not None:
+        return by_count if by_count and by_count.players == players else _BY_PLAYERS[players]
+    return by_count or SIX_CARD
+
+
+def _plans(count: int, rules: RuleSet, *, starter: bool) -> list[tuple[int, int, int]]:
+    """(hands, cribs, starters) that make ``count`` cards, the likeliest first.
+
+    A whole table first, then a starter before none, then no crib before one (a lone group of
+    four is a hand unless the player says crib).
+    """
+    plans = [
+        (h, c, s)
+        for h in range(rules.players + 1)
+        for c in (0, 1)
+        for s in ((1, 0) if starter else (0,))
+        if h + c >= 1 and h * rules.hand_size + c * rules.crib_size + s == count
+    ]
+    full = (rules.players, 1, 1 if starter else 0)
+    return sorted(plans, key=lambda p: (p != full, -p[2], p[1]))
+
+
+def _spanning_tree(points: np.ndarray) -> list[tuple[float, int, int]]:
+    """The minimum spanning tree's links (length, i, j) of ``points`` (Prim's, n is small)."""
+    n = len(points)
+    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
+    inside = np.zeros(n, bool)
+    inside[0] = True
+    best, parent = dist[0].copy(), np.zeros(n, int)
+    links = []
+    for _ in range(n - 1):
+        j = int(np.argmin(np.where(inside, np.inf, best)))
+        links.append((float(best[j]), int(parent[j]), j))
+        inside[j] = True
+        closer = dist[j] < best
+        best = np.where(closer, dist[j], best)
+        parent = np.where(closer, j, parent)
+    return links
+
+
+def _cut(points: np.ndarray, groups: int) -> tuple[list[list[int]], float]:
+    """Split ``points`` into ``groups`` by cutting the longest spanning-tree links.
+
+    Returns:
+        The groups (point indices, each sorted) and how clear the cut is: the shortest link cut
+        over the longest link kept (infinite when nothing is kept or nothing cut).
+    """
+    n = len(points)
+    links = sorted(_spanning_tree(points), reverse=True)
+    cut, kept = links[: groups - 1], links[groups - 1 :]
+    label = list(range(n))
+
+    def root(i: int) -> int:
+        while label[i] != i:
+            i = label[i]
+        return i
+
+    for _, i, j in kept:
+        label[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i in range(n):
+        members.setdefault(root(i), []).append(i)
+    longest_kept = max((length for length, _, _ in kept), default=0.0)
+    shortest_cut = min((length for length, _, _ in cut), default=np.inf)
+    clarity = np.inf if longest_kept == 0 else shortest_cut / longest_kept
+    return sorted(members.values()), float(clarity)
+
+
+def _box(
+    cards: Sequence[DetectedCard], members: Sequence[int]
+) -> tuple[float, float, float, float]:
+    boxes = np.array([cards[i].box for i in members])
+    return (
+        float(boxes[:, 0].min()),
+        float(boxes[:, 1].min()),
+        float(boxes[:, 2].max()),
+        float(boxes[:, 3].max()),
+    )
+
+
+def group_cards(
+    cards: Sequence[DetectedCard],
+    rules: RuleSet = SIX_CARD,
+    *,
+    starter: str | None = None,
+    crib: bool = False,
+    set_apart: int | None = None,
+) -> Layout:
+    """Group the cards read on a photo into the table's hands, crib and starter.
+
+    Args:
+        cards (Sequence[DetectedCard]): The reader's cards (one per physical card).
+        rules (RuleSet): Decides the sizes of the hands and crib and how many hands.
+        starter (str | None): The starter, when the player names it: taken from the cards read
+            when it is among them, else a typed starter.
+        crib (bool): A lone group of the crib's size is the crib (not a hand).
+        set_apart (int | None): The card the reader saw set apart from a single hand (its
+            starter guess), used when the gaps alone do not show the starter.
+
+    Returns:
+        (Layout): The groups, with a question when the layout does not settle a role.
+
+    Raises:
+        InvalidCardError: When ``starter`` is not a card.
+    """
+    placed = list(range(len(cards)))
+    fixed: list[CardGroup] = []
+    if starter is not None:
+        code = str(as_card(starter))
+        among = [i for i in placed if cards[i].card == code and not cards[i].uncertain]
+        if among:
+            placed.remove(among[0])
+            fixed.append(CardGroup(Role.STARTER, (among[0],), _box(cards, among[:1])))
+        else:
+            fixed.append(CardGroup(Role.STARTER, (), None, typed=code))
+    want_starter = not fixed
+    certain = [i for i in placed if not cards[i].uncertain]
+    for members in (placed, certain) if len(certain) < len(placed) else (placed,):
+        for plan in _plans(len(members), rules, starter=want_starter):
+            layout = _place(cards, members, plan, rules, crib=crib, set_apart=set_apart)
+            if layout is not None:
+                left_out = tuple(i for i in placed if i not in members)
+                groups = (*layout.groups, *fixed)
+                question = layout.question
+                if question is None and not any(g.role is Role.STARTER for g in groups):
+                    question = Question("starter", "The starter is not in the photo: what is it?")
+                return dataclasses.replace(
+                    layout, groups=groups, left_out=left_out, question=question
+                )
+    return _unsettled(cards, placed, fixed, rules)
+
+
+def _place(
+    cards: Sequence[DetectedCard],
+    members: list[int],
+    plan: tuple[int, int, int],
+    rules: RuleSet,
+    *,
+    crib: bool,
+    set_apart: int | None,
+) -> Layout | None:
+    """The layout of ``members`` as ``plan`` (hands, cribs, starters), or None if they do not
+    fall into groups of its sizes."""
+    hands, cribs, starters = plan
+    count = hands + cribs + starters
+    points = np.array([cards[i].center for i in members], np.float64)
+    parts, clarity = _cut(points, count)
+    sizes = sorted(len(p) for p in parts)
+    wanted = sorted([rules.hand_size] * hands + [rules.crib_size] * cribs + [1] * starters)
+    question = None
+    if sizes != wanted or clarity < CLEAR_GAP:
+        if starters and count == 2 and len(members) > 1:  # one hand (or crib) and its starter
+            return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
+        return None
+    groups = [[members[i] for i in part] for part in parts]
+    lone = [g for g in groups if len(g) == 1] if starters else []
+    starter = lone[0] if len(lone) == 1 else None
+    if starters and starter is None:  # a hand or crib of one card (never in the rule sets)
+        return None
+    rest = [g for g in groups if g is not starter]
+    roles: list[Role | None] = [Role.HAND] * len(rest)
+    if cribs and rules.crib_size != rules.hand_size:
+        roles = [Role.CRIB if len(g) == rules.crib_size else Role.HAND for g in rest]
+    elif cribs or (crib and len(rest) == 1):
+        roles, question = _crib_roles(cards, rest, starter)
+    result = [CardGroup(r, tuple(g), _box(cards, g)) for r, g in zip(roles, rest, strict=True)]
+    order = {Role.HAND: 0, None: 0, Role.CRIB: 1}
+    result.sort(key=lambda g: order[g.role])
+    if question is not None:  # the choices are group indices after sorting
+        unknown = tuple(i for i, g in enumerate(result) if g.role is None)
+        question = dataclasses.replace(question, choices=unknown)
+    if starter is not None:
+        result.append(CardGroup(Role.STARTER, tuple(starter), _box(cards, starter)))
+    return Layout(tuple(result), rules, question)
+
+
+def _crib_roles(
+    cards: Sequence[DetectedCard],
+    groups: list[list[int]],
+    starter: list[int] | None,
+) -> tuple[list[Role | None], Question | None]:
+    """Roles of same-size groups, one of them the crib: the one clearly nearest the starter."""
+    if len(groups) == 1:
+        return [Role.CRIB], None
+    if starter is not None:
+        at = np.array(cards[starter[0]].center)
+        far = [min(np.linalg.norm(np.array(cards[i].center) - at) for i in g) for g in groups]
+        order = np.argsort(far)
+        if far[order[0]] < CLEARLY_NEAREST * far[order[1]]:
+            return [Role.CRIB if k == order[0] else Role.HAND for k in range(len(groups))], None
+    question = Question("crib", "Which group is the crib?")
+    return [None] * len(groups), question
+
+
+def _single_with_starter(
+    cards: Sequence[DetectedCard],
+    members: list[int],
+    rules: RuleSet,
+    *,
+    crib: bool,
+    set_apart: int | None,
+) -> Layout:
+    """One hand (or crib) and its starter, the starter not clearly apart: the reader's guess
+    when it made one, else the question."""
+    role = Role.CRIB if crib else Role.HAND
+    if set_apart is not None and set_apart in members:
+        rest = [i for i in members if i != set_apart]
+        groups = (
+            CardGroup(role, tuple(rest), _box(cards, rest)),
+            CardGroup(Role.STARTER, (set_apart,), _box(cards, [set_apart])),
+        )
+        return Layout(groups, rules)
+    question = Question("starter", "Which card is the starter?", tuple(members))
+    return Layout((CardGroup(None, tuple(members), _box(cards, members)),), rules, question)
+
+
+def _unsettled(
+    cards: Sequence[DetectedCard], placed: list[int], fixed: list[CardGroup], rules: RuleSet
+) -> Layout:
+    """Cards that do not make the table's groups: one group each of the clusters found, no
+    roles, and the question to sort them."""
+    if not placed:
+        return Layout(tuple(fixed), rules)
+    points = np.array([cards[i].center for i in placed], np.float64)
+    links = sorted(length for length, _, _ in _spanning_tree(points)) if len(placed) > 1 else []
+    typical = float(np.median(links)) if links else 0.0
+    count = 1 + sum(length > 3 * typical for length in links)
+    parts, _ = _cut(points, count)
+    groups = [[placed[i] for i in p] for p in parts]
+    found = tuple(CardGroup(None, tuple(g), _box(cards, g)) for g in groups)
+    hand, crib = rules.hand_size, rules.crib_size
+    sizes = f"hands of {hand}" + ("" if hand == crib else f", a crib of {crib}")
+    text = (
+        f"Read {len(placed)} card{'' if len(placed) == 1 else 's'}: they do not make "
+        f"{sizes} and a starter. Move, add or delete cards, then mark the groups."
+    )
+    return Layout((*found, *fixed), rules, Question("groups", text))
+
+
+__all__ = ["CardGroup", "Layout", "Question", "group_cards", "table_rules"]
