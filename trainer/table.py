@@ -104,16 +104,20 @@ class TableShow:
         ]
 
 
-def _named(groups: Sequence[Group]) -> list[str]:
-    """A name for each group as players would point at it: "the crib", "hand 2", "the starter"."""
-    hands = sum(g.role is Role.HAND for g in groups)
+def group_names(roles: Sequence[Role | None]) -> list[str]:
+    """A name for each group as players point at it ("the hand" when there is one hand).
+
+    >>> group_names([Role.HAND, Role.HAND, Role.CRIB, None, Role.STARTER])
+    ['hand 1', 'hand 2', 'the crib', 'a group', 'the starter']
+    """
+    hands = sum(role is Role.HAND for role in roles)
     names, seen = [], 0
-    for group in groups:
-        if group.role is Role.HAND:
+    for role in roles:
+        if role is Role.HAND:
             seen += 1
             names.append(f"hand {seen}" if hands > 1 else "the hand")
         else:
-            names.append(f"the {group.role.value}")
+            names.append("a group" if role is None else f"the {role.value}")
     return names
 
 
@@ -152,7 +156,7 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
         )
     if hands + cribs == 0:
         raise TableError("there is no hand or crib to count with the starter")
-    for group, name in zip(groups, _named(groups), strict=True):
+    for group, name in zip(groups, group_names([g.role for g in groups]), strict=True):
         crib = group.role is Role.CRIB
         if group.role is Role.STARTER or len(group.cards) == rules.show_size(crib=crib):
             continue

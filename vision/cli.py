@@ -9,10 +9,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from trainer.cli import add_json_option, add_rules_option
 from trainer.errors import CribbageError
+from trainer.rules import SIX_CARD
+
+if TYPE_CHECKING:
+    from .reader import Reading
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,9 +26,19 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     read.add_argument("--starter", help="the starter card (default: the card set apart)")
     read.add_argument("--crib", action="store_true", help="score as a crib")
     read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
+    read.add_argument(
+        "--show",
+        action="store_true",
+        help="score every hand on the table: the hands, the crib and the starter",
+    )
+    read.add_argument(
+        "--players",
+        type=int,
+        help="players at the table, with --show (default: from the rules or the count)",
+    )
     add_json_option(read)
     add_rules_option(read)
-    read.set_defaults(run=read_photos)
+    read.set_defaults(run=read_photos, rules=None)  # None: six-card, or from the table's count
 
     evaluate = commands.add_parser("eval-vision", help="measure the card reader on labelled photos")
     evaluate.add_argument("directory", help="folder with images/ and labels.json")
@@ -37,15 +51,23 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     from .reader import read_image_bytes
     from .report import summarize
 
+    if args.players is not None:
+        from .grouping import table_rules
+
+        if not args.show:
+            raise CribbageError("--players goes with --show (scoring every hand on the table)")
+        table_rules(0, players=args.players, rules=args.rules)  # before any photo is read
     if args.annotate:
         check_annotate_target(Path(args.annotate), several=len(args.photos) > 1)
     status = 0
     for photo in args.photos:
         try:
             data = Path(photo).read_bytes()
-            summary = summarize(
-                read_image_bytes(data), args.starter, crib=args.crib, rules=args.rules
-            )
+            reading = read_image_bytes(data)
+            rules = args.rules or SIX_CARD
+            summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
+            if args.show:
+                summary.update(_read_table(reading, args))
         except (OSError, CribbageError) as e:
             status = 2
             if args.json:
@@ -57,9 +79,28 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
             _write_annotated(data, summary, photo, Path(args.annotate))
         if args.json:
             print(json.dumps({"image": photo, **summary}), file=out)
+        elif args.show:
+            print(_format_table(photo, summary), file=out)
         else:
             print(_format(photo, summary), file=out)
     return status
+
+
+def _read_table(reading: Reading, args: argparse.Namespace) -> dict[str, Any]:
+    """The groups on the table, as :func:`vision.report.summarize_table` gives them."""
+    from .grouping import group_cards, table_rules
+    from .report import summarize_table
+
+    count = len(reading.cards) - sum(c.uncertain for c in reading.cards)
+    rules = table_rules(count, players=args.players, rules=args.rules)
+    layout = group_cards(
+        reading.cards,
+        rules,
+        starter=args.starter,
+        crib=args.crib,
+        set_apart=reading.starter_index,
+    )
+    return summarize_table(reading, layout)
 
 
 def check_annotate_target(target: Path, *, several: bool) -> None:
@@ -98,6 +139,39 @@ def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: P
     path = target / f"{Path(photo).stem}-read.jpg" if target.is_dir() else target
     if not cv2.imwrite(str(path), annotate(decode_image(data), summary["cards"])):
         raise OSError(f"could not write {str(path)!r}")
+
+
+def _format_table(photo: str, summary: dict[str, Any]) -> str:
+    """Each group with its cards and its breakdown, then the question or why no score."""
+    from trainer.table import Role, group_names
+
+    groups = summary["groups"]
+    count = len(summary["cards"])
+    lines = [f"{photo}: {count} card{'' if count == 1 else 's'} read ({summary['rules']})"]
+    roles = [Role(g["role"]) if g["role"] else None for g in groups]
+    for name, group in zip(group_names(roles), groups, strict=True):
+        read = [summary["cards"][i] for i in group["card_indices"]]
+        cards = " ".join(f"{c['card']}{'?' if c['uncertain'] else ''}" for c in read)
+        if not read:  # a starter the player typed
+            cards = f"{group['cards'][0]} (typed)"
+        score = group["score"]
+        total = "" if score is None else f"  {score['total']}"
+        lines.append(f"{name.removeprefix('the ')}: {cards}{total}")
+        if score is not None:
+            lines += [
+                f"  {i['kind']:<18} {' '.join(i['cards']):<16} {i['points']:>2}"
+                for i in score["items"]
+            ]
+            lines.append(f"  {score['say']}")
+    if summary["left_out"]:
+        left = " ".join(f"{summary['cards'][i]['card']}?" for i in summary["left_out"])
+        lines.append(f"left out: {left}")
+    if summary["note"]:
+        lines.append(f"note: {summary['note']}")
+    question = summary["question"]
+    if question is not None and question["kind"] == "starter":
+        lines.append("  (give the starter with --starter CARD)")
+    return "\n".join(lines)
 
 
 def _format(photo: str, summary: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 
 from trainer.cards import as_card
 from trainer.errors import TableError
-from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet, get_rules
+from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 
 if TYPE_CHECKING:
@@ -90,13 +90,13 @@ class Layout:
     left_out: tuple[int, ...] = ()
 
 
-def table_rules(count: int, *, players: int | None = None, rules: str | None = None) -> RuleSet:
+def table_rules(count: int, *, players: int | None = None, rules: RuleSet | None = None) -> RuleSet:
     """The rule set for a photo of ``count`` cards: named, by players, or by the count.
 
     Args:
         count (int): Cards read.
         players (int | None): Players at the table (2, 3 or 4).
-        rules (str | None): A rule set's name; it decides when given.
+        rules (RuleSet | None): The rule set named; it decides when given.
 
     Returns:
         (RuleSet): The rule set named; else the one for ``players`` (five-card for two players
@@ -105,7 +105,6 @@ def table_rules(count: int, *, players: int | None = None, rules: str | None = N
 
     Raises:
         TableError: For players not 2 to 4, or that do not match the rules named.
-        UnknownRulesError: For an unknown rule set.
 
     Examples:
         >>> table_rules(17).name, table_rules(11).name, table_rules(5).name
@@ -116,12 +115,9 @@ def table_rules(count: int, *, players: int | None = None, rules: str | None = N
     if players is not None and players not in _BY_PLAYERS:
         raise TableError(f"a cribbage table has 2, 3 or 4 players, not {players}")
     if rules is not None:
-        chosen = get_rules(rules)
-        if players is not None and chosen.players != players:
-            raise TableError(
-                f"{chosen.title.lower()} is for {chosen.players} players, not {players}"
-            )
-        return chosen
+        if players is not None and rules.players != players:
+            raise TableError(f"{rules.title.lower()} is for {rules.players} players, not {players}")
+        return rules
     by_count = _BY_TABLE_SIZE.get(count)
     if players is not None:
         return by_count if by_count and by_count.players == players else _BY_PLAYERS[players]

@@ -5,11 +5,14 @@ Shared by ``crib read`` and ``POST /api/read``: the scoring itself is the engine
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from trainer import SIX_CARD, RuleSet, as_card, score_show
+from trainer import SIX_CARD, CribbageError, RuleSet, as_card, score_show
+from trainer.table import Group, group_names, score_table
 
 if TYPE_CHECKING:
+    from vision.grouping import Layout
     from vision.reader import Reading
 
 
@@ -70,4 +73,67 @@ def summarize(
         breakdown = score_show([c.card for c in hand], turned, crib=crib, rules=rules)
         result["score"] = breakdown.to_json()
         result["note"] = f"{what} scores {breakdown.total}"
+    return result
+
+
+def summarize_table(reading: Reading, layout: Layout) -> dict[str, Any]:
+    """Each group on the table with its cards, its box and, when it can be scored, its score.
+
+    A group is scored when every role on the table is settled (no question open) and none of
+    its cards was read with low confidence; ``note`` says plainly why any group has no score.
+
+    Args:
+        reading (Reading): What the reader found.
+        layout (Layout): How :func:`vision.grouping.group_cards` grouped it.
+
+    Returns:
+        (dict): ``{"rules": "six-card", "groups": [{"role": "hand" | "crib" | "starter" |
+        None, "cards": [...], "card_indices": [...], "box": [x1, y1, x2, y2] | None,
+        "score": {...} | None}], "question": {"kind", "text", "choices"} | None,
+        "left_out": [card indices], "note": str}``.
+    """
+    codes = [c.card for c in reading.cards]
+    groups: list[dict[str, Any]] = [
+        {
+            "role": g.role.value if g.role else None,
+            "cards": [g.typed] if g.typed else [codes[i] for i in g.cards],
+            "card_indices": list(g.cards),
+            "box": None if g.box is None else [round(v, 1) for v in g.box],
+            "score": None,
+        }
+        for g in layout.groups
+    ]
+    question = layout.question
+    result: dict[str, Any] = {
+        "rules": layout.rules.name,
+        "groups": groups,
+        "question": None if question is None else dataclasses.asdict(question),
+        "left_out": list(layout.left_out),
+    }
+    notes = []
+    if layout.left_out:
+        shown = " ".join(f"{codes[i]}?" for i in layout.left_out)
+        notes.append(f"left out, read with low confidence: {shown}")
+    if question is not None:
+        result["note"] = "; ".join([question.text, *notes])
+        return result
+    try:
+        table = score_table([Group.of(g["role"], g["cards"]) for g in groups], rules=layout.rules)
+    except CribbageError as error:
+        result["note"] = "; ".join([f"no score: {error}", *notes])
+        return result
+    unsure = {i for i, c in enumerate(reading.cards) if c.uncertain}
+    for group, score, found in zip(groups, table.scores, layout.groups, strict=True):
+        doubtful = [codes[i] for i in found.cards if i in unsure]
+        if score is not None and not doubtful:
+            group["score"] = score.to_json()
+        elif doubtful:
+            notes.append(f"check {' '.join(doubtful)}: read with low confidence")
+    names = group_names([g.role for g in layout.groups])
+    totals = [
+        f"{name} scores {g['score']['total']}"
+        for name, g in zip(names, groups, strict=True)
+        if g["score"] is not None
+    ]
+    result["note"] = "; ".join([", ".join(totals), *notes] if totals else notes)
     return result

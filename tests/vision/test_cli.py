@@ -166,3 +166,63 @@ def test_a_whole_table_is_not_refused_for_its_count(
     assert [c["card"] for c in answer["cards"]] == codes
     assert [c["uncertain"] for c in answer["cards"]].count(True) == 1
     assert answer["score"] is None and "21 cards" in answer["note"]
+
+
+def table_reading(groups: list[tuple[str, float, float]]) -> Reading:
+    """A reading of fanned groups: (cards, x, y) each, indices 25 px apart."""
+    cards = [
+        DetectedCard(code, 0.97, (x + 25 * k - 10, y - 15, x + 25 * k + 10, y + 15))
+        for codes, x, y in groups
+        for k, code in enumerate(codes.split())
+    ]
+    return Reading(cards=cards, starter_index=None)
+
+
+TWO_HANDS = [("5H 5D 5C JS", 100, 100), ("2H 4H 6H 8H", 100, 700), ("AC 2C 3C 4D", 420, 420)]
+
+
+def test_read_show_scores_every_group(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``crib read --show``: each hand, the crib (nearest the starter) and the starter, each
+    hand and the crib with its breakdown from the engine; --json adds the groups."""
+    import vision.reader
+
+    read = table_reading([*TWO_HANDS, ("5S", 360, 420)])
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    text = out.getvalue()
+    assert "hand 1: 5H 5D 5C JS  29" in text and "starter: 5S" in text
+    crib = score_show(["AC", "2C", "3C", "4D"], "5S", crib=True)
+    assert f"crib: AC 2C 3C 4D  {crib.total}" in text and crib.say() in text
+    out = io.StringIO()
+    assert main(["read", "--show", "--json", __file__], out) == 0
+    groups = json.loads(out.getvalue())["groups"]
+    assert [g["role"] for g in groups] == ["hand", "hand", "crib", "starter"]
+    assert groups[1]["score"] == score_show(["2H", "4H", "6H", "8H"], "5S").to_json()
+    assert groups[2]["score"] == crib.to_json() and groups[3]["score"] is None
+    assert groups[3]["box"] == [350.0, 405.0, 370.0, 435.0]
+
+
+def test_read_show_asks_for_the_missing_starter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hand alone: no dead end, the question and how to answer it; --starter answers."""
+    import vision.reader
+
+    read = table_reading(TWO_HANDS[:1])
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    assert "starter is not in the photo" in out.getvalue() and "--starter" in out.getvalue()
+    out = io.StringIO()
+    assert main(["read", "--show", "--starter", "5S", "--json", __file__], out) == 0
+    groups = json.loads(out.getvalue())["groups"]
+    assert groups[0]["score"]["total"] == 29 and groups[1]["cards"] == ["5S"]
+
+
+def test_read_show_players_must_fit_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--players 3 --rules six-card``: one line, exit status 2."""
+    assert main(["read", "--show", "--players", "3", "--rules", "six-card", __file__]) == 2
+    assert "is for 2 players, not 3" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.errors import TableError, UnknownRulesError
+from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 from vision.grouping import Layout, group_cards, table_rules
@@ -168,10 +168,8 @@ def test_cards_that_make_no_table_ask_to_sort_them() -> None:
 def test_table_rules() -> None:
     """Rules by name, by players or by count; players that make no table are refused."""
     assert table_rules(5, players=3) is THREE_HAND and table_rules(11, players=2) is FIVE_CARD
-    assert table_rules(13, rules="five-card") is FIVE_CARD
+    assert table_rules(13, rules=FIVE_CARD) is FIVE_CARD
     with pytest.raises(TableError, match="2, 3 or 4 players, not 5"):
         table_rules(13, players=5)
     with pytest.raises(TableError, match="is for 2 players, not 3"):
-        table_rules(13, players=3, rules="six-card")
-    with pytest.raises(UnknownRulesError):
-        table_rules(13, rules="seven-card")
+        table_rules(13, players=3, rules=SIX_CARD)
