@@ -9,14 +9,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from trainer.cli import add_json_option, add_rules_option
 from trainer.errors import CribbageError
 from trainer.rules import SIX_CARD
-
-if TYPE_CHECKING:
-    from .reader import Reading
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +46,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Read each photo, print its cards and score; 2 if any photo could not be read."""
     from .reader import read_image_bytes
-    from .report import summarize
+    from .report import read_table, summarize
 
     if args.players is not None:
         from .grouping import table_rules
@@ -67,7 +64,15 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
             rules = args.rules or SIX_CARD
             summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
             if args.show:
-                summary.update(_read_table(reading, args))
+                summary.update(
+                    read_table(
+                        reading,
+                        players=args.players,
+                        rules=args.rules,
+                        starter=args.starter,
+                        crib=args.crib,
+                    )
+                )
         except (OSError, CribbageError) as e:
             status = 2
             if args.json:
@@ -84,23 +89,6 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
         else:
             print(_format(photo, summary), file=out)
     return status
-
-
-def _read_table(reading: Reading, args: argparse.Namespace) -> dict[str, Any]:
-    """The groups on the table, as :func:`vision.report.summarize_table` gives them."""
-    from .grouping import group_cards, table_rules
-    from .report import summarize_table
-
-    count = len(reading.cards) - sum(c.uncertain for c in reading.cards)
-    rules = table_rules(count, players=args.players, rules=args.rules)
-    layout = group_cards(
-        reading.cards,
-        rules,
-        starter=args.starter,
-        crib=args.crib,
-        set_apart=reading.starter_index,
-    )
-    return summarize_table(reading, layout)
 
 
 def check_annotate_target(target: Path, *, several: bool) -> None:

@@ -137,3 +137,41 @@ def summarize_table(reading: Reading, layout: Layout) -> dict[str, Any]:
     ]
     result["note"] = "; ".join([", ".join(totals), *notes] if totals else notes)
     return result
+
+
+def read_table(
+    reading: Reading,
+    *,
+    players: int | None = None,
+    rules: RuleSet | None = None,
+    starter: str | None = None,
+    crib: bool = False,
+) -> dict[str, Any]:
+    """Group a reading into the table's groups and summarize them (``crib read --show`` and
+    ``POST /api/read``).
+
+    Args:
+        reading (Reading): What the reader found.
+        players (int | None): Players at the table, when known.
+        rules (RuleSet | None): The rule set, when named.
+        starter (str | None): The starter, when the player names it.
+        crib (bool): A lone group is the crib.
+
+    Returns:
+        (dict): As :func:`summarize_table`.
+
+    Raises:
+        TableError: For players that make no table or do not fit ``rules``.
+        InvalidCardError: For a ``starter`` that is not a card.
+    """
+    from vision.grouping import group_cards, table_rules
+
+    count = sum(not c.uncertain for c in reading.cards)
+    layout = group_cards(
+        reading.cards,
+        table_rules(count, players=players, rules=rules),
+        starter=starter,
+        crib=crib,
+        set_apart=reading.starter_index,
+    )
+    return summarize_table(reading, layout)

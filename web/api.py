@@ -15,6 +15,7 @@ from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count
+from trainer.table import Group, score_table
 
 from . import progress, training
 from .auth import as_player, session_player_id
@@ -60,6 +61,27 @@ def score() -> dict[str, Any]:
     result = score_show(hand, starter, crib=_flag(data, "crib"), rules=rules).to_json()
     result["rule_text"] = RULES_BY_KIND
     return result
+
+
+@bp.post("/table")
+def table() -> dict[str, Any]:
+    """Score a whole table: ``{"rules": "six-card", "groups": [{"role": "hand", "cards":
+    [...]}, {"role": "crib", ...}, {"role": "starter", "cards": ["5S"]}]}``; each group comes
+    back with its ``score`` (``null`` for the starter)."""
+    data = _json_body()
+    groups = data.get("groups")
+    shape_ok = isinstance(groups, list) and all(
+        isinstance(g, dict)
+        and isinstance(g.get("role"), str)
+        and isinstance(g.get("cards"), list)
+        and all(isinstance(c, str) for c in g["cards"])
+        for g in groups
+    )
+    if not shape_ok or groups is None:
+        abort(400, "give 'groups' as a list of {'role': ..., 'cards': [...]} objects")
+    rules = get_rules(str(data.get("rules", SIX_CARD.name)))
+    scored = score_table([Group.of(g["role"], g["cards"]) for g in groups], rules=rules)
+    return {"rules": rules.name, "groups": scored.to_json(), "rule_text": RULES_BY_KIND}
 
 
 @bp.post("/pegging")

@@ -27,6 +27,10 @@ class FakeCard:
     box: tuple[float, float, float, float] = (10.0, 20.0, 30.0, 50.0)
     uncertain: bool = False
 
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
 
 @dataclasses.dataclass
 class FakeReading:
@@ -123,3 +127,103 @@ def test_photo_too_large(app: Flask, client: FlaskClient) -> None:
     app.config["MAX_CONTENT_LENGTH"] = 1024
     response = upload(client, data=b"x" * 4096)
     assert response.status_code == 413 and "error" in response.json
+
+
+def fanned(codes: str, x: float, y: float) -> list[FakeCard]:
+    """A fanned hand: indices 25 px apart from (x, y)."""
+    return [
+        FakeCard(code, box=(x + 25 * k - 10, y - 15, x + 25 * k + 10, y + 15))
+        for k, code in enumerate(codes.split())
+    ]
+
+
+def test_a_whole_table_comes_back_grouped_and_scored(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hands, the crib beside the starter: four groups with roles, boxes and scores."""
+    cards = [
+        *fanned("5H 5D 5C JS", 100, 100),
+        *fanned("2H 4H 6H 8H", 100, 700),
+        *fanned("AC 2C 3C 4D", 420, 420),
+        *fanned("5S", 360, 420),
+    ]
+    install_reader(monkeypatch, lambda data: FakeReading(cards, None))
+    result = upload(client).json
+    assert len(result["cards"]) == 13 and result["rules"] == "six-card"
+    groups = result["groups"]
+    assert [g["role"] for g in groups] == ["hand", "hand", "crib", "starter"]
+    assert groups[0]["score"] == score_show(["5H", "5D", "5C", "JS"], "5S").to_json()
+    assert groups[2]["score"] == score_show(["AC", "2C", "3C", "4D"], "5S", crib=True).to_json()
+    assert groups[0]["box"] == [90.0, 85.0, 185.0, 115.0] and result["question"] is None
+
+
+def test_twenty_one_cards_are_not_refused(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A four-hand table is 21 cards (more with spurious readings): never refused."""
+    codes = [f"{r}{s}" for s in "SHD" for r in ("A", "2", "3", "4", "5", "6", "7")]
+    cards = [FakeCard(c, box=(60.0 * i, 0, 60.0 * i + 20, 30)) for i, c in enumerate(codes)]
+    install_reader(
+        monkeypatch, lambda data: FakeReading([*cards, FakeCard("KC", 0.3, uncertain=True)], None)
+    )
+    result = upload(client).json
+    assert len(result["cards"]) == 22 and result["cards"][-1]["uncertain"] is True
+    assert result["question"]["kind"] in ("starter", "groups") and result["note"]
+
+
+def test_hand_alone_with_a_typed_starter(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four cards read, the starter typed: the hand scored with it."""
+    install_reader(monkeypatch, lambda data: FakeReading(fanned("5H 5D 5C JS", 100, 100), None))
+    alone = upload(client).json
+    assert alone["question"]["kind"] == "starter" and alone["groups"][0]["role"] == "hand"
+    form: dict[str, Any] = {"image": (io.BytesIO(b"\x89PNG fake"), "hand.png"), "starter": "5s"}
+    typed = client.post("/api/read", data=form, content_type="multipart/form-data").json
+    assert typed["groups"][0]["score"]["total"] == 29 and typed["groups"][1]["cards"] == ["5S"]
+
+
+def test_table_rescored(client: FlaskClient) -> None:
+    """POST /api/table: the player's groups, each scored by its rule."""
+    body = {
+        "rules": "six-card",
+        "groups": [
+            {"role": "hand", "cards": ["2H", "4H", "6H", "8H"]},
+            {"role": "crib", "cards": ["2S", "4S", "6S", "8S"]},
+            {"role": "starter", "cards": ["KC"]},
+        ],
+    }
+    groups = client.post("/api/table", json=body).json["groups"]
+    assert groups[0]["score"] == score_show(["2H", "4H", "6H", "8H"], "KC").to_json()
+    assert groups[1]["score"] == score_show(["2S", "4S", "6S", "8S"], "KC", crib=True).to_json()
+    assert groups[0]["score"]["total"] == groups[1]["score"]["total"] + 4
+    assert groups[2] == {"role": "starter", "cards": ["KC"], "score": None}
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            {"groups": [{"role": "hand", "cards": ["2H", "4H", "6H", "8H"]}]},
+            "mark one card as the starter",
+        ),
+        (
+            {
+                "groups": [
+                    {"role": "hand", "cards": ["2H", "4H", "6H"]},
+                    {"role": "starter", "cards": ["KC"]},
+                ]
+            },
+            "the hand has 3 cards (2H 4H 6H); a hand has 4",
+        ),
+        (
+            {"groups": [{"role": "starter", "cards": ["KC"]}], "rules": "seven-card"},
+            "unknown rule set",
+        ),
+        ({"groups": "2H 4H"}, "'groups'"),
+    ],
+)
+def test_table_errors(client: FlaskClient, body: dict[str, Any], message: str) -> None:
+    """A table that is not a show: a 400 saying what is wrong."""
+    response = client.post("/api/table", json=body)
+    assert response.status_code == 400 and message in response.json["error"]
