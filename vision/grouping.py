@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 CLEAR_GAP = 1.5
 """A cut between groups must be this many times longer than the longest link kept inside one."""
+DOUBTFUL = 0.8
+"""Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
 
@@ -235,8 +237,7 @@ def group_cards(
         else:
             fixed.append(CardGroup(Role.STARTER, (), None, typed=code))
     want_starter = not fixed
-    certain = [i for i in placed if not cards[i].uncertain]
-    for members in (placed, certain) if len(certain) < len(placed) else (placed,):
+    for members in _trials(cards, placed, rules, starter=want_starter):
         for plan in _plans(len(members), rules, starter=want_starter):
             layout = _place(cards, members, plan, rules, crib=crib, set_apart=set_apart)
             if layout is not None:
@@ -249,6 +250,27 @@ def group_cards(
                     layout, groups=groups, left_out=left_out, question=question
                 )
     return _unsettled(cards, placed, fixed, rules)
+
+
+def _trials(
+    cards: Sequence[DetectedCard], placed: list[int], rules: RuleSet, *, starter: bool
+) -> list[list[int]]:
+    """The sets of cards to try to lay out, in order: every card read; the certain ones; the
+    certain ones less the least confident beyond the largest table they could make, when those
+    are doubtful (a stray reading of print, or of a card's other corner)."""
+    certain = [i for i in placed if not cards[i].uncertain]
+    trials = [placed] if len(certain) == len(placed) else [placed, certain]
+    sizes = [
+        h * rules.hand_size + c * rules.crib_size + s
+        for h in range(rules.players + 1)
+        for c in (0, 1)
+        for s in ((0, 1) if starter else (0,))
+    ]
+    fits = max((n for n in sizes if n < len(certain)), default=0)
+    ranked = sorted(certain, key=lambda i: -cards[i].confidence)
+    if fits >= rules.hand_size and all(cards[i].confidence < DOUBTFUL for i in ranked[fits:]):
+        trials.append(sorted(ranked[:fits]))
+    return trials
 
 
 def _place(

@@ -173,3 +173,15 @@ def test_table_rules() -> None:
         table_rules(13, players=5)
     with pytest.raises(TableError, match="is for 2 players, not 3"):
         table_rules(13, players=3, rules=SIX_CARD)
+
+
+def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
+    """A 14th reading taken as certain but doubtful (0.6) is left out to make the table; a
+    sure one (0.97) is not dropped on a guess."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]])
+    stray = DetectedCard("AC", 0.6, (890, 885, 910, 915))
+    layout = group_cards([*cards, stray], SIX_CARD)
+    assert layout.left_out == (13,) and layout.question is None
+    assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+    sure = group_cards([*cards, card("AC", 900, 900)], SIX_CARD)
+    assert sure.question is not None and sure.question.kind == "groups"
