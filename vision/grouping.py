@@ -28,7 +28,7 @@ from trainer.table import Role
 if TYPE_CHECKING:
     from vision.reader import DetectedCard
 
-CLEAR_GAP = 1.5
+CLEAR_GAP = 1.25
 """A cut between groups must be this many times longer than the longest link kept inside one."""
 DOUBTFUL = 0.8
 """Only readings less confident than this are left out to make the cards fit a table."""
@@ -286,7 +286,7 @@ def _place(
     fall into groups of its sizes."""
     hands, cribs, starters = plan
     count = hands + cribs + starters
-    points = np.array([cards[i].center for i in members], np.float64)
+    points = np.array([cards[i].position for i in members], np.float64)
     parts, clarity = _cut(points, count)
     sizes = sorted(len(p) for p in parts)
     wanted = sorted([rules.hand_size] * hands + [rules.crib_size] * cribs + [1] * starters)
@@ -326,8 +326,8 @@ def _crib_roles(
     if len(groups) == 1:
         return [Role.CRIB], None
     if starter is not None:
-        at = np.array(cards[starter[0]].center)
-        far = [min(np.linalg.norm(np.array(cards[i].center) - at) for i in g) for g in groups]
+        at = np.array(cards[starter[0]].position)
+        far = [min(np.linalg.norm(np.array(cards[i].position) - at) for i in g) for g in groups]
         order = np.argsort(far)
         if far[order[0]] < CLEARLY_NEAREST * far[order[1]]:
             return [Role.CRIB if k == order[0] else Role.HAND for k in range(len(groups))], None
@@ -364,7 +364,7 @@ def _unsettled(
     roles, and the question to sort them."""
     if not placed:
         return Layout(tuple(fixed), rules)
-    points = np.array([cards[i].center for i in placed], np.float64)
+    points = np.array([cards[i].position for i in placed], np.float64)
     links = sorted(length for length, _, _ in _spanning_tree(points)) if len(placed) > 1 else []
     typical = float(np.median(links)) if links else 0.0
     count = 1 + sum(length > 3 * typical for length in links)

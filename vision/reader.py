@@ -55,17 +55,30 @@ class DetectedCard:
         confidence (float): Probability of that identity, in [0, 1].
         box (tuple[float, float, float, float]): Corner-index box x1, y1, x2, y2 in image pixels.
         uncertain (bool): True when the identity is not trusted (low confidence).
+        corners (tuple[tuple[float, float, float, float], ...]): Every corner index of this card
+            that was read (``box`` is the surest of them); empty when not recorded.
     """
 
     card: str
     confidence: float
     box: tuple[float, float, float, float]
     uncertain: bool = False
+    corners: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:
         """Centre of the box."""
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """Where the card lies: the middle of its corner indices read (the card's centre when
+        two opposite corners were read), else the centre of its box."""
+        if not self.corners:
+            return self.center
+        xs = [(b[0] + b[2]) / 2 for b in self.corners]
+        ys = [(b[1] + b[3]) / 2 for b in self.corners]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
 
 
 @dataclass
@@ -307,10 +320,11 @@ class CardReader:
             DetectedCard(
                 c,
                 conf,
-                (b[0] * scale, b[1] * scale, b[2] * scale, b[3] * scale),
+                _scaled(b, scale),
                 conf < self.uncertain_below,
+                tuple(_scaled(corner, scale) for corner in corners),
             )
-            for c, conf, b in cards
+            for c, conf, b, corners in cards
         ]
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.center for c in out])
@@ -318,31 +332,40 @@ class CardReader:
         return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
 
 
+Box = tuple[float, float, float, float]
+
+
+def _scaled(box: Box, scale: float) -> Box:
+    return (box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale)
+
+
 def _merge_corners(
-    cand: list[tuple[str, float, float, tuple[float, float, float, float]]],
+    cand: list[tuple[str, float, float, Box]],
     reach: float = 9.0,
-) -> list[tuple[str, float, tuple[float, float, float, float]]]:
+) -> list[tuple[str, float, Box, list[Box]]]:
     """Merge same-identity detections that are plausibly two corners of one card.
 
     Two detections of one identity are the same card when their centres are closer than ``reach``
-    times the longer side of the larger box (a card's diagonal is about 5-6 index heights).
+    times the longer side of the larger box (a card's diagonal is about 5-6 index heights). Each
+    card keeps its surest box and the list of all its corner boxes.
     """
     cand = sorted(cand, key=lambda c: -c[1] * c[2])
-    kept: list[tuple[str, float, tuple[float, float, float, float]]] = []
+    kept: list[tuple[str, float, Box, list[Box]]] = []
     for card, conf, _ds, box in cand:
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         side = max(box[2] - box[0], box[3] - box[1])
         dup = False
-        for k_card, _k_conf, kb in kept:
+        for k_card, _k_conf, kb, corners in kept:
             if k_card != card:
                 continue
             kx, ky = (kb[0] + kb[2]) / 2, (kb[1] + kb[3]) / 2
             ks = max(kb[2] - kb[0], kb[3] - kb[1], side)
             if np.hypot(cx - kx, cy - ky) < reach * ks:
                 dup = True
+                corners.append(box)
                 break
         if not dup:
-            kept.append((card, conf, box))
+            kept.append((card, conf, box, [box]))
     return kept
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer.rules import SIX_CARD, get_rules
+from trainer.rules import RULESETS, SIX_CARD, get_rules
 
 from .pages import checked
 
@@ -19,8 +19,8 @@ bp = Blueprint("photo", __name__)
 
 @bp.get("/photo")
 def page() -> str:
-    """Upload or take a photo, see the cards read on it, correct them, and score."""
-    return render_template("photo/photo.html")
+    """Upload or take a photo, see the groups read on it, correct them, and score each."""
+    return render_template("photo/photo.html", rulesets=RULESETS)
 
 
 @bp.post("/api/read")

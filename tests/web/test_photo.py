@@ -28,7 +28,7 @@ class FakeCard:
     uncertain: bool = False
 
     @property
-    def center(self) -> tuple[float, float]:
+    def position(self) -> tuple[float, float]:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
 

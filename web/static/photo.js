@@ -1,78 +1,265 @@
-/* The photo page: send the photo, draw what was read on it, let the player correct and score. */
+/* The photo page: send the photo, draw each group read on it with its score, and let the
+   player fix the table (retype, move, delete or add a card; mark the crib and the starter),
+   re-scoring at once. Every message is in players' words. */
 import { cardText, miniCards } from "./cards.js";
+import { h } from "./dom.js";
+import { mountPicker, typedTokens } from "./picker.js";
 
-{
-  const $ = (id) => document.getElementById(id);
-  let cards = [];
+const $ = (id) => document.getElementById(id);
+const ROLES = ["hand", "crib", "starter"];
+const ASIDE = "aside";
 
-  function fail(message) {
-    $("photo-error").textContent = message;
-    $("photo-error").hidden = !message;
-  }
+/** What the page knows: the photo's size, the rule set, and the groups as the player fixes them. */
+const table = { size: [1, 1], rules: "six-card", groups: [], question: null };
+let lastScores = [];
 
-  $("photo-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    fail("");
-    const file = $("image").files[0];
-    if (!file) return;
-    $("shot").src = URL.createObjectURL(file);
-    $("photo").hidden = false;
-    const response = await fetch("/api/read", { method: "POST", body: new FormData($("photo-form")) });
-    const data = await response.json();
-    if (!response.ok) return fail(data.error);
-    cards = data.cards;
-    drawBoxes(data.image_size);
-    drawChips();
-    showScore(data.score);
-  });
+/** A message for a failed request, never the API's own words for a malformed call. */
+async function problem(response) {
+  if (response.status === 413) return "That photo is too large to send: take one under 10 MB.";
+  const data = await response.json().catch(() => ({}));
+  if (response.status === 400 || response.status === 503) return data.error || "The photo could not be read.";
+  return "Something went wrong on our side; please try again.";
+}
 
-  function drawBoxes(size) {
-    const boxes = $("boxes");
-    boxes.replaceChildren();
-    cards.forEach((c) => {
-      const box = document.createElement("span");
-      box.className = `box${c.uncertain ? " unsure" : ""}${c.starter ? " start" : ""}`;
-      const [x1, y1, x2, y2] = c.box;
-      Object.assign(box.style, {
-        left: `${(100 * x1) / size[0]}%`, top: `${(100 * y1) / size[1]}%`,
-        width: `${(100 * (x2 - x1)) / size[0]}%`, height: `${(100 * (y2 - y1)) / size[1]}%`,
-      });
-      const tag = document.createElement("span");
-      tag.textContent = cardText(c.card);
-      box.title = `${tag.textContent} ${Math.round(100 * c.confidence)}%`;
-      box.append(tag);
-      boxes.append(box);
-    });
-  }
+function fail(message) {
+  $("photo-error").textContent = message;
+  $("photo-error").hidden = !message;
+}
 
-  function drawChips() {
-    const chips = $("chips");
-    chips.replaceChildren();
-    cards.forEach((c, i) => {
-      const chip = document.createElement("span");
-      chip.className = "chip-edit";
-      chip.innerHTML = `<input value="${c.card}" size="3" aria-label="card ${i + 1}"${c.uncertain ? ' class="unsure"' : ""}>
-        <small>${Math.round(100 * c.confidence)}% sure</small>
-        <label class="check"><input type="radio" name="starter" ${c.starter ? "checked" : ""}> starter</label>`;
-      chip.querySelector("input").addEventListener("change", (e) => { c.card = e.target.value.trim().toUpperCase(); });
-      chip.querySelector("input[type=radio]").addEventListener("change", () => cards.forEach((d, j) => { d.starter = i === j; }));
-      chips.append(chip);
-    });
-    $("read").hidden = false;
-  }
-
-  function showScore(score) {
-    $("photo-total").textContent = score ? `${score.total} — “${score.say}”` : "Pick the starter and check the cards, then score.";
-    $("photo-items").innerHTML = score ? score.items.map((i) => `<li class="item"><span class="what">${i.kind}</span>${miniCards(i.cards).outerHTML}<span class="pts">${i.points}</span></li>`).join("") : "";
-  }
-
-  $("rescore").addEventListener("click", async () => {
-    fail("");
-    const starter = cards.find((c) => c.starter);
-    const body = { hand: cards.filter((c) => !c.starter).map((c) => c.card), starter: starter ? starter.card : null, crib: $("crib").checked };
-    const response = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const data = await response.json();
-    if (!response.ok) return fail(data.error);
-    showScore(data);
+/** A name for each group as players point at it: "hand 1", "the crib", "the starter". */
+function groupNames() {
+  const hands = table.groups.filter((g) => g.role === "hand").length;
+  let seen = 0;
+  return table.groups.map((g) => {
+    if (g.role === "hand") return hands > 1 ? `hand ${++seen}` : "the hand";
+    if (g.role === ASIDE) return "set aside";
+    return g.role ? `the ${g.role}` : `group ${table.groups.indexOf(g) + 1}`;
   });
 }
+
+/** The rule set's sizes, from the form's options. */
+function sizes() {
+  const option = [...$("rules").options].find((o) => o.value === table.rules) || $("rules").options[1];
+  return { hand: Number(option.dataset.handSize), crib: Number(option.dataset.cribSize) };
+}
+
+/** Give a lone unnamed group its role when only one fits (a hand, or the crib if ticked). */
+function settleLoneGroup() {
+  const open = table.groups.filter((g) => g.role === null);
+  const named = table.groups.filter((g) => g.role === "hand" || g.role === "crib");
+  if (open.length === 1 && named.length === 0 && open[0].cards.length === sizes().hand) {
+    open[0].role = $("crib").checked ? "crib" : "hand";
+  }
+}
+
+/** What the player still has to settle, in his words, or "" when the table can be scored. */
+function pending() {
+  const starters = table.groups.filter((g) => g.role === "starter").flatMap((g) => g.cards);
+  if (starters.length === 0) return "Which card is the starter? Move it to “the starter”, or add it below if it is not in the photo.";
+  if (starters.length > 1) return `The starter is one card, but ${starters.length} are marked: move the others back.`;
+  const open = table.groups.filter((g) => g.role === null && g.cards.length);
+  if (open.length && table.question && table.question.kind === "crib") return "Which group is the crib? Choose it in its group’s box.";
+  if (open.length) return "What is each group: a hand or the crib? Choose it in its box.";
+  return "";
+}
+
+function drawBoxes() {
+  const [w, hgt] = table.size;
+  const place = (el, [x1, y1, x2, y2]) =>
+    Object.assign(el.style, {
+      left: `${(100 * x1) / w}%`, top: `${(100 * y1) / hgt}%`,
+      width: `${(100 * (x2 - x1)) / w}%`, height: `${(100 * (y2 - y1)) / hgt}%`,
+    });
+  const names = groupNames();
+  const boxes = [];
+  table.groups.forEach((g, i) => {
+    const drawn = g.cards.filter((c) => c.box);
+    if (!drawn.length) return;
+    const around = [0, 1, 2, 3].map((k) => (k < 2 ? Math.min : Math.max)(...drawn.map((c) => c.box[k])));
+    const pad = 0.25 * Math.max(around[2] - around[0], around[3] - around[1]) / drawn.length + 8;
+    const score = lastScores[i];
+    const label = `${names[i]}${score ? ` · ${score.total}` : ""}`;
+    const box = h("span", { className: `group-box ${g.role || "open"}` }, h("span", { text: label }));
+    place(box, [around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad]);
+    boxes.push(box);
+    for (const c of drawn) {
+      const card = h("span", { className: `box${c.uncertain ? " unsure" : ""}${g.role === "starter" ? " start" : ""}`, title: `${cardText(c.card)} ${Math.round(100 * c.confidence)}% sure` }, h("span", { text: cardText(c.card) }));
+      place(card, c.box);
+      boxes.push(card);
+    }
+  });
+  $("boxes").replaceChildren(...boxes);
+}
+
+/** Move card `card` of group `from` to target ("new", "starter", "aside" or a group index). */
+function move(from, card, target) {
+  table.groups[from].cards = table.groups[from].cards.filter((c) => c !== card);
+  if (target === "starter") {
+    let starter = table.groups.find((g) => g.role === "starter");
+    if (!starter) table.groups.push((starter = { role: "starter", cards: [] }));
+    for (const old of starter.cards) table.groups[from].cards.push(old); // a swap
+    starter.cards = [card];
+  } else if (target === "new" || target === ASIDE) {
+    table.groups.push({ role: target === ASIDE ? ASIDE : null, cards: [card] });
+  } else {
+    table.groups[Number(target)].cards.push(card);
+  }
+  changed();
+}
+
+function chip(group, index, card) {
+  const names = groupNames();
+  const input = h("input", { value: card.card, size: 3, "aria-label": `card ${cardText(card.card)} in ${names[index]}`, className: card.uncertain ? "unsure" : "" });
+  input.addEventListener("change", () => {
+    const [token] = typedTokens(input);
+    if (!token) return;
+    Object.assign(card, { card: token, uncertain: false, confidence: 1 });
+    changed();
+  });
+  const targets = [
+    h("option", { value: "", text: "Move to…" }),
+    ...table.groups.map((g, i) => (i === index || g.role === "starter" ? null : h("option", { value: String(i), text: names[i] }))),
+    group.role === "starter" ? null : h("option", { value: "starter", text: "the starter" }),
+    h("option", { value: "new", text: "a new group" }),
+    group.role === ASIDE ? null : h("option", { value: ASIDE, text: "set aside (not counted)" }),
+  ].filter(Boolean);
+  const mover = h("select", { className: "move", "aria-label": `move ${cardText(card.card)}` }, ...targets);
+  mover.addEventListener("change", () => mover.value && move(index, card, mover.value));
+  const remove = h("button", { type: "button", className: "delete", text: "Delete", "aria-label": `delete ${cardText(card.card)}` });
+  remove.addEventListener("click", () => {
+    group.cards = group.cards.filter((c) => c !== card);
+    changed();
+  });
+  const sure = card.box ? `${Math.round(100 * card.confidence)}% sure` : "typed";
+  return h("span", { className: "chip-edit" }, input, h("small", { text: card.uncertain ? `${sure}: check it` : sure }), mover, remove);
+}
+
+function shareLink(group, starter) {
+  const query = new URLSearchParams({ cards: group.cards.map((c) => c.card).join(" "), starter, rules: table.rules });
+  if (group.role === "crib") query.set("crib", "1");
+  return h("a", { className: "share", href: `/score?${query}`, text: "Share this count" });
+}
+
+function drawGroups() {
+  const names = groupNames();
+  const starter = table.groups.find((g) => g.role === "starter");
+  const sections = table.groups.map((g, i) => {
+    const role = h(
+      "select", { className: "role", "aria-label": `what ${names[i]} is` },
+      h("option", { value: "", text: "choose: hand or crib?" }),
+      h("option", { value: "hand", text: "a hand" }),
+      h("option", { value: "crib", text: "the crib" }),
+      h("option", { value: "starter", text: "the starter" }),
+      h("option", { value: ASIDE, text: "set aside" }),
+    );
+    role.value = g.role || "";
+    role.addEventListener("change", () => {
+      g.role = role.value || null;
+      changed();
+    });
+    const score = lastScores[i];
+    const items = score
+      ? h("ul", { className: "items" }, ...score.items.map((item) => h("li", { className: "item" }, h("span", { className: "what", text: item.kind }), miniCards(item.cards), h("span", { className: "pts", text: String(item.points) }))))
+      : null;
+    return h(
+      "section", { className: `group ${g.role || "open"}`, dataset: { role: g.role || "" } },
+      h("h2", {}, h("span", { text: names[i] }), " ", h("label", {}, "is ", role), score ? h("strong", { className: "group-total", text: ` ${score.total}` }) : null),
+      h("div", { className: "chips" }, ...g.cards.map((c) => chip(g, i, c))),
+      score ? h("p", { className: "say", text: `“${score.say}”` }) : null,
+      items,
+      score && starter ? shareLink(g, starter.cards[0].card) : null,
+    );
+  });
+  $("groups").replaceChildren(...sections);
+  const destinations = [
+    h("option", { value: "starter", text: "the starter" }),
+    ...table.groups.map((g, i) => (g.role === "starter" ? null : h("option", { value: String(i), text: names[i] }))).filter(Boolean),
+    h("option", { value: "new", text: "a new group" }),
+  ];
+  $("add-to").replaceChildren(...destinations);
+  const short = table.groups.findIndex((g) => (g.role === "hand" || g.role === null) && g.cards.length < sizes().hand);
+  $("add-to").value = !starter ? "starter" : short >= 0 ? String(short) : "new";
+}
+
+function showTotals() {
+  const names = groupNames();
+  const parts = lastScores.map((s, i) => (s ? `${names[i]} ${s.total}` : null)).filter(Boolean);
+  $("table-total").textContent = parts.length ? parts.join(" · ") : "";
+}
+
+/** Re-score the table as the player has it now (or say what is left to settle). */
+async function rescore() {
+  table.groups = table.groups.filter((g) => g.cards.length);
+  settleLoneGroup();
+  lastScores = [];
+  const todo = pending();
+  $("question").textContent = todo;
+  if (!todo) {
+    const counted = table.groups.filter((g) => ROLES.includes(g.role));
+    const body = { rules: table.rules, groups: counted.map((g) => ({ role: g.role, cards: g.cards.map((c) => c.card) })) };
+    const response = await fetch("/api/table", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (!response.ok) {
+      $("question").textContent = await problem(response);
+    } else {
+      const scored = (await response.json()).groups;
+      lastScores = table.groups.map((g) => (ROLES.includes(g.role) ? scored[counted.indexOf(g)].score : null));
+    }
+  }
+  drawGroups();
+  drawBoxes();
+  showTotals();
+}
+
+function changed() {
+  table.question = null;
+  rescore();
+}
+
+$("photo-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  fail("");
+  const file = $("image").files[0];
+  if (!file) return;
+  $("shot").src = URL.createObjectURL(file);
+  $("photo").hidden = false;
+  const response = await fetch("/api/read", { method: "POST", body: new FormData($("photo-form")) });
+  if (!response.ok) return fail(await problem(response));
+  const data = await response.json();
+  const cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, uncertain: c.uncertain, box: c.box }));
+  table.size = data.image_size;
+  table.rules = data.rules;
+  table.question = data.question;
+  table.groups = data.groups.map((g) => ({
+    role: g.role,
+    cards: g.card_indices.length ? g.card_indices.map((i) => cards[i]) : g.cards.map((card) => ({ card, confidence: 1, uncertain: false, box: null })),
+  }));
+  if (data.left_out.length) table.groups.push({ role: ASIDE, cards: data.left_out.map((i) => cards[i]) });
+  $("read").hidden = false;
+  await rescore();
+  if (data.question && data.question.kind !== "starter") $("question").textContent = data.question.text;
+});
+
+$("add-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const [token] = typedTokens($("add-card"));
+  if (!token) return;
+  const card = { card: token, confidence: 1, uncertain: false, box: null };
+  const target = $("add-to").value;
+  if (target === "starter") {
+    const starter = table.groups.find((g) => g.role === "starter");
+    if (starter) starter.cards = [card];
+    else table.groups.push({ role: "starter", cards: [card] });
+  } else if (target === "new") {
+    table.groups.push({ role: null, cards: [card] });
+  } else {
+    table.groups[Number(target)].cards.push(card);
+  }
+  $("add-card").value = "";
+  changed();
+});
+
+$("crib").addEventListener("change", () => {
+  if (!$("read").hidden) changed();
+});
+
+mountPicker($("picker"), { hand: $("picked-none"), starter: $("add-card"), handSize: () => 0 });
