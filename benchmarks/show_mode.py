@@ -78,7 +78,8 @@ def main() -> None:
         n = a.tables
         cards = rules.players * rules.hand_size + rules.crib_size + 1
         print(
-            f"{players} players ({rules.name}, {cards} cards): groups exact {groups_ok}/{n} ({100 * groups_ok / n:.0f} %), "
+            f"{players} players ({rules.name}, {cards} cards): "
+            f"groups exact {groups_ok}/{n} ({100 * groups_ok / n:.0f} %), "
             f"scores exact {scores_ok}/{n} ({100 * scores_ok / n:.0f} %)"
         )
     print(
