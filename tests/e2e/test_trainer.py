@@ -342,42 +342,6 @@ def test_pegging_calculator_with_hands(phone: Page, server: str, shots: Path) ->
     page.screenshot(path=shots / "phone-pegging-calculator.png", full_page=True)
 
 
-def test_photo_read_correct_and_score(
-    browser: Browser, phone: Page, server: str, shots: Path, tmp_path: Path
-) -> None:
-    """Photograph the trainer's own cards, read them with the card reader, and score them.
-
-    The photo is a screenshot of a hand drawn by the score page with the starter set apart;
-    the reader reads all five cards, which are then scored by the engine.
-    """
-    page = browser.new_page(viewport={"width": 1400, "height": 500})
-    page.goto(f"{server}/score?cards=5H+5D+5C+JS&starter=5S")
-    page.add_style_tag(
-        content=".result .cards { flex-wrap: nowrap } .starter-slot { margin-left: 360px }"
-    )
-    photo = tmp_path / "hand.png"
-    page.locator(".result .cards").screenshot(path=photo)
-    page.close()
-
-    page = phone
-    page.goto(f"{server}/photo")
-    page.set_input_files("#image", photo)
-    with page.expect_response("**/api/read") as read:
-        page.locator("#photo-form button[type=submit]").tap()
-    assert read.value.status == 200, read.value.text()
-    found = read.value.json()["cards"]
-    assert sorted(c["card"] for c in found) == sorted(["5H", "5D", "5C", "JS", "5S"])
-    expect(page.locator("#boxes .box")).to_have_count(len(found))
-    chips = page.locator("#chips .chip-edit")
-    expect(chips).to_have_count(len(found))
-    starter = next(i for i, c in enumerate(found) if c["card"] == "5S")
-    chips.nth(starter).locator("input[type=radio]").check()
-    page.locator("#rescore").tap()
-    expect(page.locator("#photo-total")).to_contain_text("29")
-    page.screenshot(path=shots / "phone-photo.png", full_page=True)
-    assert scroll_width(page) <= PHONE["width"]
-
-
 def test_missed_kind_is_marked(desktop: Page, server: str) -> None:
     """Items of the kind the player left out are marked as missed in the breakdown."""
     page = desktop

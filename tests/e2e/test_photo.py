@@ -1,0 +1,246 @@
+"""The photo page in a real browser with the real card reader: a hand alone with the starter
+typed, a whole table grouped and scored, fixing a misread, and no message in API words.
+
+The photos are screenshots of the trainer's own cards (the score page draws them), laid out as
+a player would lay them on a table, so the reader reads them as it reads a photo.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.e2e.test_trainer import DESKTOP, PHONE, scroll_width, strict_context
+from trainer import score_show
+
+API_WORDS = re.compile(r"'(hand|starter|groups|image|cards)'|\blist\b|JSON|multipart|field|null")
+"""What an API message looks like (``give 'hand' as a list of cards``), never shown to players."""
+
+TABLE = {
+    "hand 1": ("5H 5D 5C JS", (60, 40)),
+    "hand 2": ("2H 4H 6H 8H", (60, 900)),
+    "crib": ("AC 2C 3C 4D", (730, 470)),
+}
+STARTER = ("5S", (700, 470))
+
+
+def symbol(code: str) -> str:
+    """A card as the page writes it: "5H" → "5♥"."""
+    return code[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[-1]]
+
+
+def cards_picture(browser: Browser, server: str, cards: str) -> np.ndarray:
+    """The score page's drawing of ``cards`` side by side, as a BGR image (one card: the
+    starter the page draws beside a hand)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 500})
+    hand, starter = (cards, "KC") if " " in cards else ("AD 2D 3D 4D", cards)
+    page.goto(f"{server}/score?cards={hand.replace(' ', '+')}&starter={starter}")
+    page.add_style_tag(content=".result .cards { flex-wrap: nowrap }")
+    if " " in cards:
+        page.add_style_tag(content=".starter-slot { display: none }")
+        png = page.locator(".result .cards").screenshot()
+    else:
+        png = page.locator(".result .card.starter").screenshot()
+    page.close()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    return image
+
+
+def lay_out(parts: list[tuple[np.ndarray, tuple[int, int]]], size: tuple[int, int]) -> np.ndarray:
+    """Pictures pasted on a green table of ``size`` (width, height) at their (x, y)."""
+    table = np.full((size[1], size[0], 3), (60, 120, 40), np.uint8)
+    for picture, (x, y) in parts:
+        h, w = picture.shape[:2]
+        table[y : y + h, x : x + w] = picture
+    return table
+
+
+@pytest.fixture(scope="module")
+def photos(
+    browser: Browser, server: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Path]:
+    """A hand alone, a hand with its starter set apart, and a two-player table at the show."""
+    folder = tmp_path_factory.mktemp("photos")
+    hand = cards_picture(browser, server, "5H 5D 5C JS")
+    starter = cards_picture(browser, server, STARTER[0])
+    pictures = {
+        "hand": hand,
+        "hand-and-starter": lay_out(
+            [(hand, (20, 20)), (starter, (hand.shape[1] + 340, 20))],
+            (hand.shape[1] + 560, hand.shape[0] + 40),
+        ),
+        "table": lay_out(
+            [(cards_picture(browser, server, cards), at) for cards, at in TABLE.values()]
+            + [(starter, STARTER[1])],
+            (1800, 1100),
+        ),
+    }
+    paths = {}
+    for name, picture in pictures.items():
+        paths[name] = folder / f"{name}.png"
+        cv2.imwrite(str(paths[name]), picture)
+    return paths
+
+
+@pytest.fixture
+def messages() -> list[str]:
+    """Every message the page showed during a test (filled by :func:`read_photo` and checks)."""
+    return []
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
+    assert problems == []
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    context, problems = strict_context(browser, viewport=DESKTOP)
+    yield context.new_page()
+    context.close()
+    assert problems == []
+
+
+@pytest.fixture
+def failing(browser: Browser) -> Iterator[Page]:
+    """A desktop page whose refused requests are expected (a 400 logs "Failed to load
+    resource"): only other problems fail the test."""
+    context, problems = strict_context(browser, viewport=DESKTOP)
+    yield context.new_page()
+    context.close()
+    assert [p for p in problems if "Failed to load resource" not in p] == []
+
+
+def shown(page: Page, messages: list[str]) -> None:
+    """Collect the messages on the page now (question, error, totals)."""
+    for selector in ("#question", "#photo-error", "#table-total"):
+        text = page.locator(selector).text_content() or ""
+        if text.strip():
+            messages.append(text)
+
+
+def read_photo(page: Page, server: str, photo: Path) -> dict[str, object]:
+    """Open /photo, send ``photo``, and return what the reader answered."""
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", photo)
+    with page.expect_response("**/api/read", timeout=60_000) as read:
+        page.locator("#photo-form button[type=submit]").click()
+    assert read.value.status == 200, read.value.text()
+    answer: dict[str, object] = read.value.json()
+    return answer
+
+
+def test_hand_alone_with_the_starter_typed(
+    phone: Page, server: str, photos: dict[str, Path], shots: Path, messages: list[str]
+) -> None:
+    """Four cards side by side, nothing set apart: the hand, a question for the starter (no
+    dead end), the starter typed, and the count with a /score link to share."""
+    page = phone
+    read_photo(page, server, photos["hand"])
+    expect(page.locator("#question")).to_contain_text("Which card is the starter?")
+    shown(page, messages)
+    expect(page.locator(".group.hand .chip-edit")).to_have_count(4)
+    page.fill("#add-card", "5s")
+    expect(page.locator("#add-to")).to_have_value("starter")
+    page.locator("#add-form button[type=submit]").tap()
+    expect(page.locator(".group.hand .group-total")).to_have_text(" 29")
+    expect(page.locator("#question")).to_have_text("")
+    share = page.locator(".group.hand a.share")
+    href = share.get_attribute("href") or ""
+    assert href.startswith("/score?") and "starter=5S" in href and "5H+5D+5C+JS" in href
+    shown(page, messages)
+    page.screenshot(path=shots / "phone-photo-hand-typed-starter.png", full_page=True)
+    assert scroll_width(page) <= PHONE["width"]
+    share.tap()
+    expect(page.locator(".result .total")).to_contain_text("29")
+    assert not [m for m in messages if API_WORDS.search(m)]
+
+
+def test_whole_table(
+    desktop: Page, server: str, photos: dict[str, Path], shots: Path, messages: list[str]
+) -> None:
+    """Two hands, the crib beside the starter: each group drawn on the photo with its score,
+    each score the engine's."""
+    page = desktop
+    answer = read_photo(page, server, photos["table"])
+    assert len(answer["cards"]) == 13  # type: ignore[arg-type]
+    expect(page.locator("#groups .group")).to_have_count(4)
+    expect(page.locator("#boxes .group-box")).to_have_count(4)
+    expect(page.locator("#question")).to_have_text("")
+    starter = STARTER[0]
+    for name, (cards, _) in TABLE.items():
+        crib = name == "crib"
+        total = score_show(cards.split(), starter, crib=crib).total
+        first = page.get_by_label(f"card {symbol(cards.split()[0])} in")
+        group = page.locator(".group.crib" if crib else ".group.hand", has=first)
+        expect(group.locator(".group-total")).to_have_text(f" {total}")
+        expect(page.locator("#boxes .group-box", has_text=f"· {total}").first).to_be_visible()
+    expect(page.locator(".group.starter input")).to_have_value(starter)
+    shown(page, messages)
+    page.screenshot(path=shots / "desktop-photo-table.png", full_page=True)
+    assert not [m for m in messages if API_WORDS.search(m)]
+
+
+def test_fixing_a_misread(
+    failing: Page, server: str, photos: dict[str, Path], shots: Path, messages: list[str]
+) -> None:
+    """Retype a card, delete one, add one, move a card to the starter: re-scored each time
+    (a hand short of a card is refused by the server, in players' words)."""
+    page = failing
+    read_photo(page, server, photos["hand-and-starter"])
+    hand = page.locator(".group.hand")
+    expect(hand.locator(".group-total")).to_have_text(" 29")
+    misread = hand.get_by_label("card 5♦ in")
+    misread.fill("6D")
+    misread.press("Enter")
+    expected = score_show(["5H", "6D", "5C", "JS"], "5S").total
+    expect(hand.locator(".group-total")).to_have_text(f" {expected}")
+    hand.get_by_role("button", name="delete 6♦").click()
+    expect(page.locator("#question")).to_contain_text("the hand has 3 cards")
+    shown(page, messages)
+    page.fill("#add-card", "5D")
+    page.locator("#add-form button[type=submit]").click()
+    expect(hand.locator(".group-total")).to_have_text(" 29")
+    hand.get_by_role("combobox", name="move J♠").select_option("starter")
+    expect(page.locator(".group.starter input")).to_have_value("JS")
+    expected = score_show(["5H", "5C", "5D", "5S"], "JS").total
+    expect(page.locator(".group.hand .group-total")).to_have_text(f" {expected}")
+    shown(page, messages)
+    page.screenshot(path=shots / "desktop-photo-fixed.png", full_page=True)
+    assert not [m for m in messages if API_WORDS.search(m)]
+
+
+@pytest.mark.parametrize(
+    "status, body, message",
+    [
+        (413, "", "too large"),
+        (500, '{"error": "something went wrong on our side"}', "Something went wrong"),
+        (502, "<html>bad gateway</html>", "Something went wrong"),
+    ],
+)
+def test_failures_are_in_players_words(
+    failing: Page, server: str, photos: dict[str, Path], status: int, body: str, message: str
+) -> None:
+    """A photo the server cannot take, or a server failure: a message for players."""
+    page = failing
+
+    def refuse(route: Route) -> None:
+        route.fulfill(status=status, body=body, content_type="application/json")
+
+    page.route("**/api/read", refuse)
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", photos["hand"])
+    page.locator("#photo-form button[type=submit]").click()
+    error = page.locator("#photo-error")
+    expect(error).to_contain_text(message)
+    assert not API_WORDS.search(error.text_content() or "")
