@@ -3,7 +3,9 @@
 For each number of players, ``--tables`` table scenes (vision.synth.table, seeded) are read by
 the real reader, grouped (vision.grouping) and scored (trainer.table); a table counts as
 "groups exact" when every group has the right role and cards with no question left, and
-"scores exact" when each hand's and the crib's score equals the score of the true groups.
+"scores exact" when each hand's and the crib's score equals the score of the true groups; the
+rest either ask the player a question (which card is the starter? which group is the crib? or
+sort the cards) or are wrong with no question asked (the figure that must stay near zero).
 Faces come from the local face cache (``python -m vision.synth.faces``).
 
 Usage:
@@ -66,13 +68,14 @@ def main() -> None:
     print(f"{len(decks)} decks; {a.tables} tables per player count; effects {a.effects}")
     seconds: list[float] = []
     for players, rules in RULES_BY_PLAYERS.items():
-        groups_ok = scores_ok = 0
+        groups_ok = scores_ok = wrong = 0
         for seed in range(a.tables):
             scene = make_table(
                 np.random.default_rng([9, players, seed]), decks, rules, effects=a.effects
             )
             g, s, why = judge(scene, seconds)
             groups_ok, scores_ok = groups_ok + g, scores_ok + s
+            wrong += why.startswith("wrong")
             if why and a.verbose:
                 print(f"  {rules.name} seed {seed}: {why}")
         n = a.tables
@@ -80,7 +83,8 @@ def main() -> None:
         print(
             f"{players} players ({rules.name}, {cards} cards): "
             f"groups exact {groups_ok}/{n} ({100 * groups_ok / n:.0f} %), "
-            f"scores exact {scores_ok}/{n} ({100 * scores_ok / n:.0f} %)"
+            f"scores exact {scores_ok}/{n} ({100 * scores_ok / n:.0f} %), "
+            f"wrong with no question asked {wrong}/{n}"
         )
     print(
         f"reader: median {1000 * statistics.median(seconds):.0f} ms, "

@@ -185,3 +185,19 @@ def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
     assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
     sure = group_cards([*cards, card("AC", 900, 900)], SIX_CARD)
     assert sure.question is not None and sure.question.kind == "groups"
+
+
+def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
+    """The starter so close to the crib that no gap cuts them apart: the crib and starter make
+    one group of five; the card set apart in it is the starter, else the question names
+    those five cards only."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(630, 470)]])
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
+    assert [g.role for g in layout.groups] == [Role.HAND, Role.HAND, Role.CRIB]
+    apart, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(560, 640)]])
+    layout = group_cards(apart, SIX_CARD)
+    assert layout.question is None
+    assert found(layout, apart) == expected(["hand", "hand", "crib", "starter"], groups)

@@ -118,7 +118,7 @@ def _crib_spot(
     best, spot = -np.inf, deck
     for _ in range(100):
         angle = rng.uniform(0, 2 * np.pi)
-        far = rng.uniform(0.5, 0.9) * ch + reach
+        far = rng.uniform(0.1, 0.4) * ch + reach
         x, y = deck[0] + far * np.cos(angle), deck[1] + far * np.sin(angle)
         if not (reach < x < w - reach and reach < y < h - reach):
             continue
