@@ -42,7 +42,8 @@ class Role(enum.Enum):
     def parse(cls, name: str) -> Role:
         """The role called ``name`` (``"hand"``, ``"crib"`` or ``"starter"``).
 
-        :raises TableError: for any other name.
+        Raises:
+            TableError: For any other name.
         """
         try:
             return cls(name)
@@ -63,8 +64,10 @@ class Group:
     def of(cls, role: Role | str, cards: Sequence[CardLike] | str) -> Group:
         """A group from a role (or its name) and cards (or their notation).
 
-        :raises TableError: for an unknown role.
-        :raises InvalidCardError: for a token that is not a card.
+        Raises:
+            TableError: For an unknown role.
+            InvalidCardError: For a token that is not a card.
+
 
         >>> Group.of("starter", "5s")
         Group.of('starter', '5S')
@@ -128,9 +131,11 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
     the rule set has players, at least one hand or crib, each of the rule set's size, and no
     card twice.
 
-    :raises TableError: for a missing or extra starter, crib or hand.
-    :raises HandSizeError: for a hand or crib with the wrong number of cards.
-    :raises DuplicateCardError: for a card in two places.
+    Raises:
+        TableError: For a missing or extra starter, crib or hand.
+        HandSizeError: For a hand or crib with the wrong number of cards.
+        DuplicateCardError: For a card in two places.
+
 
     >>> try:
     ...     check_table([Group.of("hand", "5H 5D 5C"), Group.of("starter", "5S")])
@@ -173,7 +178,10 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
 def score_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> TableShow:
     """Score every hand and the crib on a table with its starter.
 
-    :raises TableError, HandSizeError, DuplicateCardError: as :func:`check_table`.
+    Raises:
+        TableError: As :func:`check_table`.
+        HandSizeError: As :func:`check_table`.
+        DuplicateCardError: As :func:`check_table`.
     """
     starter = check_table(groups, rules=rules)
     scores = tuple(

@@ -256,9 +256,12 @@ def group_cards(
 def _trials(
     cards: Sequence[DetectedCard], placed: list[int], rules: RuleSet, *, starter: bool
 ) -> list[list[int]]:
-    """The sets of cards to try to lay out, in order: every card read; the certain ones; the
-    certain ones less the least confident beyond the largest table they could make, when those
-    are doubtful (a stray reading of print, or of a card's other corner)."""
+    """The sets of cards to try to lay out, in order.
+
+    Every card read; the certain ones; the certain ones less the least confident beyond the
+    largest table they could make, when those are doubtful (a stray reading of print, or of a
+    card's other corner).
+    """
     certain = [i for i in placed if not cards[i].uncertain]
     trials = [placed] if len(certain) == len(placed) else [placed, certain]
     sizes = [
@@ -283,8 +286,10 @@ def _place(
     crib: bool,
     set_apart: int | None,
 ) -> Layout | None:
-    """The layout of ``members`` as ``plan`` (hands, cribs, starters), or None if they do not
-    fall into groups of its sizes."""
+    """The layout of ``members`` as ``plan`` (hands, cribs, starters), or None if no fit.
+
+    None when the cards do not fall clearly into groups of the plan's sizes.
+    """
     hands, cribs, starters = plan
     count = hands + cribs + starters
     points = np.array([cards[i].position for i in members], np.float64)
@@ -323,9 +328,11 @@ def _place(
 def _crib_beside_starter(
     cards: Sequence[DetectedCard], members: list[int], hands: int, rules: RuleSet
 ) -> Layout | None:
-    """The table's groups when the crib and the starter lie too close to cut apart: the hands,
-    and one group of the crib with the starter, whose starter is its card set apart or, when
-    none clearly is, the question (which card is the starter?) about its cards alone."""
+    """The table's groups when the crib and the starter lie too close to cut apart.
+
+    The hands, and one group of the crib with the starter, whose starter is its card set apart
+    or, when none clearly is, the question (which card is the starter?) about its cards alone.
+    """
     from vision.reader import starter_index
 
     points = np.array([cards[i].position for i in members], np.float64)
@@ -384,8 +391,10 @@ def _single_with_starter(
     crib: bool,
     set_apart: int | None,
 ) -> Layout:
-    """One hand (or crib) and its starter, the starter not clearly apart: the reader's guess
-    when it made one, else the question."""
+    """One hand (or crib) and its starter, the starter not clearly apart.
+
+    The reader's guess when it made one, else the question.
+    """
     role = Role.CRIB if crib else Role.HAND
     if set_apart is not None and set_apart in members:
         rest = [i for i in members if i != set_apart]
@@ -401,8 +410,10 @@ def _single_with_starter(
 def _unsettled(
     cards: Sequence[DetectedCard], placed: list[int], fixed: list[CardGroup], rules: RuleSet
 ) -> Layout:
-    """Cards that do not make the table's groups: one group each of the clusters found, no
-    roles, and the question to sort them."""
+    """Cards that do not make the table's groups: the clusters found, and a question.
+
+    One group for each cluster, no roles, and the question asking the player to sort them.
+    """
     if not placed:
         return Layout(tuple(fixed), rules)
     points = np.array([cards[i].position for i in placed], np.float64)

@@ -72,8 +72,10 @@ class DetectedCard:
 
     @property
     def position(self) -> tuple[float, float]:
-        """Where the card lies: the middle of its corner indices read (the card's centre when
-        two opposite corners were read), else the centre of its box."""
+        """Where the card lies: the middle of its corner indices read, else its box's centre.
+
+        The middle of two opposite corners is the card's centre.
+        """
         if not self.corners:
             return self.center
         xs = [(b[0] + b[2]) / 2 for b in self.corners]

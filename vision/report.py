@@ -147,8 +147,9 @@ def read_table(
     starter: str | None = None,
     crib: bool = False,
 ) -> dict[str, Any]:
-    """Group a reading into the table's groups and summarize them (``crib read --show`` and
-    ``POST /api/read``).
+    """Group a reading into the table's groups and summarize them.
+
+    Used by ``crib read --show`` and ``POST /api/read``.
 
     Args:
         reading (Reading): What the reader found.

@@ -25,8 +25,9 @@ def page() -> str:
 
 @bp.post("/api/read")
 def read() -> dict[str, Any]:
-    """Read the cards in ``image`` (multipart), group them into the table's hands, crib and
-    starter, and score each group that is settled.
+    """Read the cards in ``image`` (multipart), group them and score each settled group.
+
+    The groups are the table's hands, crib and starter (or one hand and its starter).
 
     Optional form fields: ``crib`` (a lone hand is the crib), ``starter`` (the starter card,
     when the card set apart is not it, or it is not in the photo), ``players`` (2 to 4) and
