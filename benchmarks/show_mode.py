@@ -45,7 +45,10 @@ def judge(scene: TableScene, reader_seconds: list[float]) -> tuple[bool, bool, s
         for g in layout.groups
     )
     if found != truth or layout.question is not None:
-        why = layout.question.kind if layout.question else "wrong groups"
+        codes = sorted(c for _, cards in found for c in cards)
+        misread = codes != sorted(c for _, cards in truth for c in cards)
+        why = "wrong cards" if misread else "wrong groups"
+        why = layout.question.kind if layout.question else why
         return False, False, f"{why}: read {len(reading.cards)} cards"
     expected = score_table([Group.of(r, c) for r, c in scene.groups], rules=scene.rules)
     got = score_table([Group.of(r, c) for r, c in found], rules=layout.rules)
@@ -68,14 +71,15 @@ def main() -> None:
     print(f"{len(decks)} decks; {a.tables} tables per player count; effects {a.effects}")
     seconds: list[float] = []
     for players, rules in RULES_BY_PLAYERS.items():
-        groups_ok = scores_ok = wrong = 0
+        groups_ok = scores_ok = wrong = misread = 0
         for seed in range(a.tables):
             scene = make_table(
                 np.random.default_rng([9, players, seed]), decks, rules, effects=a.effects
             )
             g, s, why = judge(scene, seconds)
             groups_ok, scores_ok = groups_ok + g, scores_ok + s
-            wrong += why.startswith("wrong")
+            wrong += why.startswith("wrong groups")
+            misread += why.startswith("wrong cards")
             if why and a.verbose:
                 print(f"  {rules.name} seed {seed}: {why}")
         n = a.tables
@@ -84,7 +88,7 @@ def main() -> None:
             f"{players} players ({rules.name}, {cards} cards): "
             f"groups exact {groups_ok}/{n} ({100 * groups_ok / n:.0f} %), "
             f"scores exact {scores_ok}/{n} ({100 * scores_ok / n:.0f} %), "
-            f"wrong with no question asked {wrong}/{n}"
+            f"unasked: grouped wrong {wrong}/{n}, a card misread {misread}/{n}"
         )
     print(
         f"reader: median {1000 * statistics.median(seconds):.0f} ms, "
