@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 CLEAR_GAP = 1.25
 """A cut between groups must be this many times longer than the longest link kept inside one
 (1.05 for tables found more groups exact on synthetic tables, but also wrong ones, unasked)."""
+STARTER_GAP = 1.6
+"""The starter is set apart when it is this many times farther from the nearest group than
+that group's cards are from each other (as the reader's own starter rule asks)."""
 DOUBTFUL = 0.8
 """Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
@@ -308,6 +311,12 @@ def _place(
     starter = lone[0] if len(lone) == 1 else None
     if starters and starter is None:  # a hand or crib of one card (never in the rule sets)
         return None
+    if starter is not None and not _set_apart(cards, starter[0], groups):
+        if cribs and hands:
+            return _crib_beside_starter(cards, members, hands, rules)
+        if count == 2:
+            return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
+        return None
     rest = [g for g in groups if g is not starter]
     roles: list[Role | None] = [Role.HAND] * len(rest)
     if cribs and rules.crib_size != rules.hand_size:
@@ -333,8 +342,6 @@ def _crib_beside_starter(
     The hands, and one group of the crib with the starter, whose starter is its card set apart
     or, when none clearly is, the question (which card is the starter?) about its cards alone.
     """
-    from vision.reader import starter_index
-
     points = np.array([cards[i].position for i in members], np.float64)
     parts, clarity = _cut(points, hands + 1)
     both_size = rules.crib_size + 1
@@ -344,11 +351,12 @@ def _crib_beside_starter(
     groups = [[members[i] for i in part] for part in parts]
     both = next(g for g in groups if len(g) == both_size)
     result = [CardGroup(Role.HAND, tuple(g), _box(cards, g)) for g in groups if g is not both]
-    inner, inner_clarity = _cut(points[[members.index(i) for i in both]], 2)
-    if sorted(map(len, inner)) == [1, rules.crib_size] and inner_clarity >= CLEAR_GAP:
-        apart: int | None = next(p[0] for p in inner if len(p) == 1)
-    else:
-        apart = starter_index([cards[i].position for i in both])
+    inner, _ = _cut(points[[members.index(i) for i in both]], 2)
+    lone = [both[p[0]] for p in inner if len(p) == 1]
+    crib_part = [[i for i in both if i not in lone]]
+    apart = None
+    if sorted(map(len, inner)) == [1, rules.crib_size] and _set_apart(cards, lone[0], crib_part):
+        apart = both.index(lone[0])
     if apart is None:
         question = Question(
             "starter", "Which card is the starter? It lies by the crib.", tuple(both)
@@ -363,6 +371,27 @@ def _crib_beside_starter(
         CardGroup(Role.STARTER, (starter,), _box(cards, [starter])),
     ]
     return Layout(tuple(result), rules)
+
+
+def _set_apart(cards: Sequence[DetectedCard], starter: int, groups: list[list[int]]) -> bool:
+    """Whether ``starter`` lies clearly apart from the group nearest it.
+
+    Its distance to that group must be :data:`STARTER_GAP` times the longest link inside the
+    group: a starter in line with a row of cards, as far from it as they are from each other,
+    is not set apart.
+    """
+    at = np.array(cards[starter].position)
+    others = [g for g in groups if starter not in g]
+    distance, nearest = min(
+        (min(float(np.linalg.norm(np.array(cards[i].position) - at)) for i in g), k)
+        for k, g in enumerate(others)
+    )
+    group = others[nearest]
+    if len(group) < 2:
+        return True
+    inside = np.array([cards[i].position for i in group], np.float64)
+    longest = max(length for length, _, _ in _spanning_tree(inside))
+    return distance >= STARTER_GAP * longest
 
 
 def _crib_roles(

@@ -201,3 +201,13 @@ def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
     layout = group_cards(apart, SIX_CARD)
     assert layout.question is None
     assert found(layout, apart) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
+def test_starter_in_line_with_the_crib_is_asked_not_guessed() -> None:
+    """A card at the end of the crib's row, a little farther than the row's spacing: it may be
+    the starter or the crib's last card, so the question names the five cards."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, _ = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 85, 420)]])
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
