@@ -211,3 +211,21 @@ def test_starter_in_line_with_the_crib_is_asked_not_guessed() -> None:
     layout = group_cards(cards, SIX_CARD)
     assert layout.question is not None and layout.question.kind == "starter"
     assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
+
+
+def test_a_card_lies_between_its_two_corners() -> None:
+    """The reader keeps every corner it merged into one card; the card's position is their
+    middle (its centre), so a card read at its far corner still sits with its group."""
+    from vision.reader import _merge_corners
+
+    top_left, bottom_right = (100.0, 100.0, 120.0, 130.0), (200.0, 250.0, 220.0, 280.0)
+    merged = _merge_corners(
+        [("5H", 0.9, 0.9, top_left), ("5H", 0.99, 0.9, bottom_right), ("6H", 0.9, 0.9, top_left)]
+    )
+    assert [(card, corners) for card, _, _, corners in merged] == [
+        ("5H", [bottom_right, top_left]),
+        ("6H", [top_left]),
+    ]
+    card = DetectedCard("5H", 0.99, bottom_right, corners=(bottom_right, top_left))
+    assert card.position == (160.0, 190.0) and card.center == (210.0, 265.0)
+    assert DetectedCard("6H", 0.9, top_left).position == (110.0, 115.0)
