@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 
 import click
@@ -46,24 +47,28 @@ class _WriteLock:
 
     SQLite's own busy handler sleeps and retries (1, 2, 5, 10 … ms), which under load turns
     short write transactions into long latency tails; a writer waiting on ``flock`` wakes the
-    moment the lock is free. The file is opened per process (after gunicorn forks).
+    moment the lock is free. The file is opened per process (after gunicorn forks). A
+    ``flock`` belongs to the open file, which a process's threads share, so a thread lock
+    keeps one worker's threads (gunicorn ``gthread``) one at a time as well.
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._pid = -1
         self._fd = -1
+        self._threads = threading.Lock()
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
-        if self._pid != os.getpid():
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            self._pid = os.getpid()
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        with self._threads:
+            if self._pid != os.getpid():
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._pid = os.getpid()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
 
 
 @contextlib.contextmanager
