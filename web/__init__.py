@@ -12,8 +12,10 @@ Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``p
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,12 +60,37 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _persisted_secret(path: Path) -> str:
-    """The instance's own secret key, generated on first start and kept (mode 600)."""
+    """The instance's own secret key, generated on first start and kept (mode 600).
+
+    The key is written whole to a private temporary file beside ``path`` and then linked to
+    ``path``, which fails if another process got there first: servers starting together never
+    read a half-written key, and all use the first one written (a rename would let a later
+    writer replace a key an earlier process already uses). A key file left empty by an older
+    version is replaced.
+    """
+    key = _read_key(path)
+    if key:
+        return key
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 600
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+        with os.fdopen(handle, "w") as out:
+            out.write(secrets.token_hex(32))
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            if not _read_key(path):
+                os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> str:
+    """The key in ``path``; empty when there is none."""
+    try:
         return path.read_text().strip()
-    key = secrets.token_hex(32)
-    with os.fdopen(fd, "w") as out:
-        out.write(key)
-    return key
+    except FileNotFoundError:
+        return ""

@@ -113,12 +113,21 @@ def init_db_command() -> None:
     click.echo(f"Initialized the database at {url}.")  # never the password
 
 
+def _make_private(path: str) -> None:
+    """Create the SQLite file (it holds password hashes) readable by its owner only, or make an
+    existing one so; SQLite gives its ``-wal`` and ``-shm`` files the same mode."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
 def init_app(app: Flask) -> None:
     """Give ``app`` an engine and session factory, create the schema, add ``init-db``."""
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["crib_engine"] = engine
     database = engine.url.database
     on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
+    if on_disk:
+        _make_private(str(database))
     app.extensions["crib_write_lock"] = _WriteLock(f"{database}.lock") if on_disk else None
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)
