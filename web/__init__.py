@@ -50,13 +50,27 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, db, errors, pages, photo, practice
+    from . import api, auth, db, errors, limits, pages, photo, practice
 
+    trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     db.init_app(app)
     errors.init_app(app)
+    limits.init_app(app)
     for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)
     return app
+
+
+def trust_proxies(app: Flask, count: int) -> None:
+    """Behind ``count`` reverse proxies (``CRIB_TRUSTED_PROXIES``), take the client's address,
+    scheme and host from the ``X-Forwarded-*`` headers they add; with none (the default) these
+    headers are ignored, as anybody could send them."""
+    if count > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count
+        )
 
 
 def _persisted_secret(path: Path) -> str:

@@ -16,7 +16,7 @@ from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count
 
-from . import progress, training
+from . import limits, progress, training
 from .auth import as_player, session_player_id
 from .db import get_session
 
@@ -74,6 +74,7 @@ def pegging() -> dict[str, Any]:
 
 
 @bp.get("/drills/next")
+@limits.new_guests
 def next_drill() -> dict[str, Any]:
     """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
     kind: Any = _choice("kind", KINDS, "hand")
@@ -123,6 +124,7 @@ def _daily_date() -> str:
 
 
 @bp.get("/daily")
+@limits.new_guests
 def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()
