@@ -32,15 +32,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
+    from . import sessions
+
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_REFRESH_EACH_REQUEST=False,
-        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        **sessions.defaults(),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -52,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import api, auth, db, errors, limits, pages, photo, practice
 
+    sessions.init_app(app)
     trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     db.init_app(app)
     errors.init_app(app)
