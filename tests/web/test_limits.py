@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from web import create_app
 
-from .conftest import AuthActions
+from .conftest import AuthActions, post_form
 
 
 def test_guessing_one_password_is_limited_per_username(app: Flask, auth: AuthActions) -> None:
@@ -19,14 +19,15 @@ def test_guessing_one_password_is_limited_per_username(app: Flask, auth: AuthAct
     auth.logout()
     for attempt in range(10):
         address = {"REMOTE_ADDR": f"10.0.0.{attempt}"}
-        response = app.test_client().post(
+        response = post_form(
+            app.test_client(),
             "/auth/login",
-            data={"username": "alice", "password": f"guess-{attempt}"},
+            {"username": "alice", "password": f"guess-{attempt}"},
             environ_base=address,
         )
         assert response.status_code == 401
-    response = app.test_client().post(
-        "/auth/login", data={"username": "alice", "password": "cribbage29"}
+    response = post_form(
+        app.test_client(), "/auth/login", {"username": "alice", "password": "cribbage29"}
     )
     assert response.status_code == 429
     assert int(response.headers["Retry-After"]) > 0
@@ -46,11 +47,11 @@ def test_account_attempts_are_limited_per_address(client: FlaskClient) -> None:
     """One address trying many names (or registering many accounts) gets a 429, as JSON
     clients and pages alike see it."""
     statuses = [
-        client.post("/auth/login", data={"username": f"user{i}", "password": "x" * 8}).status_code
+        post_form(client, "/auth/login", {"username": f"user{i}", "password": "x" * 8}).status_code
         for i in range(21)
     ]
     assert statuses[:20] == [401] * 20 and statuses[20] == 429
-    assert client.post("/auth/register", data={"username": "newname"}).status_code == 429
+    assert post_form(client, "/auth/register", {"username": "newname"}).status_code == 429
     assert client.get("/auth/login").status_code == 200  # the form itself is not limited
 
 
@@ -63,9 +64,10 @@ def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> No
         )
         client = app.test_client()
         for i in range(21):
-            response = client.post(
+            response = post_form(
+                client,
                 "/auth/login",
-                data={"username": f"user{i}", "password": "x" * 8},
+                {"username": f"user{i}", "password": "x" * 8},
                 headers={"X-Forwarded-For": f"10.1.0.{i}"},
             )
         assert response.status_code == expected, trusted
@@ -94,8 +96,8 @@ def test_unknown_usernames_take_as_long_as_known_ones(app: Flask, auth: AuthActi
 
     def seconds(username: str) -> float:
         start = time.perf_counter()
-        response = app.test_client().post(
-            "/auth/login", data={"username": username, "password": "wrong-password"}
+        response = post_form(
+            app.test_client(), "/auth/login", {"username": username, "password": "wrong-password"}
         )
         assert response.status_code == 401
         return time.perf_counter() - start

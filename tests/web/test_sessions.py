@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from web import create_app
 
-from .conftest import AuthActions
+from .conftest import AuthActions, post_form
 from .test_auth import answer_one
 
 
@@ -70,8 +70,8 @@ def test_changing_the_password_ends_the_other_sessions(app: Flask, auth: AuthAct
     """A password change keeps this browser signed in and signs every other one out."""
     auth.register()
     other = copy_of(app, auth._client)
-    response = auth._client.post(
-        "/auth/password", data={"password": "cribbage29", "new_password": "fifteen-two"}
+    response = post_form(
+        auth._client, "/auth/password", {"password": "cribbage29", "new_password": "fifteen-two"}
     )
     assert response.status_code == 302
     assert signed_in_as(auth._client) == "alice"
@@ -83,8 +83,10 @@ def test_changing_the_password_ends_the_other_sessions(app: Flask, auth: AuthAct
 def test_a_wrong_current_password_changes_nothing(auth: AuthActions) -> None:
     """The current password is checked before the new one is set."""
     auth.register()
-    response = auth._client.post(
-        "/auth/password", data={"password": "wrong-password", "new_password": "fifteen-two"}
+    response = post_form(
+        auth._client,
+        "/auth/password",
+        {"password": "wrong-password", "new_password": "fifteen-two"},
     )
     assert response.status_code == 401
     auth.logout()
