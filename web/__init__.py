@@ -50,12 +50,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, csrf, db, errors, limits, pages, photo, practice
+    from . import api, auth, csrf, db, errors, headers, limits, pages, photo, practice
 
     sessions.init_app(app)
     trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     db.init_app(app)
     errors.init_app(app)
+    headers.init_app(app)
     limits.init_app(app)
     csrf.init_app(app)
     for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
