@@ -159,7 +159,8 @@ def login() -> str | Response:
     if request.method == "POST":
         username = request.form.get("username", "").strip()
         db = get_session()
-        player = db.scalar(select(Player).where(Player.username == username))
+        known = _USERNAME.fullmatch(username)  # no lookup for a name none can have (a NUL...)
+        player = db.scalar(select(Player).where(Player.username == username)) if known else None
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
