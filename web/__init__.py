@@ -65,9 +65,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def trust_proxies(app: Flask, count: int) -> None:
-    """Behind ``count`` reverse proxies (``CRIB_TRUSTED_PROXIES``), take the client's address,
-    scheme and host from the ``X-Forwarded-*`` headers they add; with none (the default) these
-    headers are ignored, as anybody could send them."""
+    """Believe the ``X-Forwarded-*`` headers of ``count`` reverse proxies in front.
+
+    Behind ``count`` proxies (``CRIB_TRUSTED_PROXIES``) the client's address, scheme and host
+    come from the headers they add; with none (the default) these headers are ignored, as
+    anybody could send them.
+    """
     if count > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -34,8 +34,10 @@ upload (``POST /api/read``, :mod:`web.photo`) keeps the app's own larger limit."
 
 @bp.before_request
 def _cap_body() -> None:
-    """Refuse a body over :data:`JSON_BODY_LIMIT` (or the app's smaller limit) before reading
-    it, or while reading it when its length is not announced."""
+    """Refuse a body over :data:`JSON_BODY_LIMIT` (or the app's smaller limit).
+
+    It is refused before it is read, or while it is read when its length is not announced.
+    """
     limit = min(JSON_BODY_LIMIT, current_app.config["MAX_CONTENT_LENGTH"] or JSON_BODY_LIMIT)
     request.max_content_length = limit
     if (request.content_length or 0) > limit:
@@ -49,8 +51,9 @@ def _no_constant(name: str) -> Any:
 def _json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what is wrong with it.
 
-    :raises InvalidJSONError: for JSON nested too deeply for the parser, or holding ``NaN`` or
-        ``Infinity`` (which Python's parser takes and JSON does not have).
+    Raises:
+        InvalidJSONError: for JSON nested too deeply for the parser, or holding ``NaN`` or
+            ``Infinity`` (which Python's parser takes and JSON does not have).
     """
     try:
         data = json.loads(request.get_data(), parse_constant=_no_constant)

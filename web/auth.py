@@ -177,8 +177,10 @@ def login() -> str | Response:
 
 @functools.cache
 def _unknown_user_hash() -> str:
-    """A hash to check passwords for unknown usernames against, so that they take as long as
-    known ones (75 ms of scrypt against 2 ms told which usernames exist)."""
+    """A hash to check the passwords of unknown usernames against.
+
+    They then take as long as known ones (75 ms of scrypt against 2 ms told which names exist).
+    """
     return generate_password_hash(secrets.token_hex(16))
 
 

@@ -114,8 +114,11 @@ def init_db_command() -> None:
 
 
 def _make_private(path: str) -> None:
-    """Create the SQLite file (it holds password hashes) readable by its owner only, or make an
-    existing one so; SQLite gives its ``-wal`` and ``-shm`` files the same mode."""
+    """Make the SQLite file (it holds password hashes) readable by its owner only.
+
+    It is created so, or an existing one is changed; SQLite gives its ``-wal`` and ``-shm``
+    files the same mode.
+    """
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
     os.chmod(path, 0o600)
 

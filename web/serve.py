@@ -58,8 +58,7 @@ SERVER_NAME = "crib-trainer"
 
 
 def serve(host: str, port: int, workers: int, threads: int = DEFAULT_THREADS) -> None:
-    """Serve the app factory's app on gunicorn at ``host:port`` with ``workers`` processes
-    of ``threads`` threads each.
+    """Serve the app on gunicorn at ``host:port``: ``workers`` processes of ``threads`` threads.
 
     The app (and its SQLite default in the instance folder) is built in the master, so the
     schema is created once; each worker then opens its own connections.

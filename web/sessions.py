@@ -1,5 +1,6 @@
-"""The session cookie: signed, HttpOnly, SameSite=Lax, 30 days since the last visit, and
-``Secure`` whenever the request came over HTTPS.
+"""The session cookie: signed, HttpOnly, SameSite=Lax, 30 days, ``Secure`` over HTTPS.
+
+The cookie lasts 30 days after the browser's last visit.
 
 ``SESSION_COOKIE_SECURE`` (``CRIB_SESSION_COOKIE_SECURE``) is ``"auto"`` by default: the
 cookie is marked ``Secure`` on a request made over HTTPS, directly or through a proxy trusted

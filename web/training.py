@@ -250,8 +250,11 @@ def _shown_for(given: dict[str, Any]) -> float:
 
 
 def _checked_fields(kind: str, given: dict[str, Any]) -> dict[str, Any]:
-    """The fields of ``given`` the grading and the API checked (what is stored): the answer
-    its kind is graded on, ``seconds`` and ``muggins``; anything else a client sent is not."""
+    """The fields of ``given`` that the grading and the API checked: what is stored.
+
+    They are the answer its kind is graded on, ``seconds`` and ``muggins``; anything else a
+    client sent is not stored.
+    """
     if kind == "discard":
         answer = "discard"
     elif kind in ("hand", "crib") and given.get("by_kind") is not None:
