@@ -19,6 +19,7 @@ from trainer.discard import analyze_discards
 from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg
 from web.headers import CONTENT_SECURITY_POLICY
+from web.training import FASTEST_ANSWER
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -88,8 +89,15 @@ def best_throw(drill: dict[str, Any]) -> list[str]:
     return [str(c) for c in analyze_discards(drill["cards"], dealer=drill["dealer"])[0].discard]
 
 
+def look_at_the_cards(page: Page) -> None:
+    """Take as long as a person at least takes before answering: the trainer refuses answers
+    given sooner (``web.training.FASTEST_ANSWER``)."""
+    page.wait_for_timeout(FASTEST_ANSWER * 1000 + 50)
+
+
 def answer_by_keyboard(page: Page, drill: dict[str, Any], points: int | None) -> None:
     """Type a count and Enter, or pick the best throw with the number keys and Enter."""
+    look_at_the_cards(page)
     if drill["kind"] == "discard":
         for card in best_throw(drill):
             page.keyboard.press(str(drill["cards"].index(card) + 1))
@@ -162,6 +170,7 @@ def test_phone_practice_by_touch(phone: Page, server: str, shots: Path) -> None:
     expect(page.locator("#cards .starter-slot .card")).to_have_class(re.compile(r"\bstarter\b"))
     expect(page.locator("#cards .starter-slot .slot-label")).to_have_text("starter")
     page.screenshot(path=shots / "phone-hand.png")
+    look_at_the_cards(page)
     for key in "99":
         page.locator(f'#pad button[data-key="{key}"]').tap()
     page.locator('#pad button[data-key="Enter"]').tap()
@@ -213,6 +222,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
     expect(page.locator("#prompt")).to_contain_text(f"making {drill['count']}.")
     expect(page.locator("#bykind")).to_have_count(0)
     expect(page.locator("#muggins")).to_be_visible()
+    look_at_the_cards(page)
     for key in str(right_answer(drill)):
         page.locator(f'#pad button[data-key="{key}"]').tap()
     page.locator('#pad button[data-key="Enter"]').tap()
@@ -223,6 +233,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
     expect(page.locator(".toggles input")).to_have_count(0)
     options = analyze_discards(drill["cards"], dealer=drill["dealer"])
     worst = [str(c) for c in options[-1].discard]
+    look_at_the_cards(page)
     for card in worst:
         page.locator(f'#cards .card[data-card="{card}"]').tap()
     expect(page.locator("#throw")).to_be_enabled()
@@ -312,6 +323,7 @@ def test_count_by_kind(desktop: Page, server: str, shots: Path) -> None:
     claims = [0 if kind is short else points.get(kind, 0) for kind in SHOW_KINDS]
     expect(page.locator("#by-kind")).to_be_visible()
     expect(page.locator("#by-kind input").first).to_be_focused()
+    look_at_the_cards(page)
     for n, claim in enumerate(claims):
         page.keyboard.type(str(claim))
         if n < len(claims) - 1:
