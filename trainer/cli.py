@@ -22,7 +22,7 @@ from .cards import (
     parse_rank,
     split_tokens,
 )
-from .discard import analyze_discards
+from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import CribbageError, HandSizeError, InvalidCardError
 from .pegging import GO, play_out, score_sequence
 from .rules import RULESETS, RuleSet, get_rules
@@ -90,18 +90,33 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_discard(args: argparse.Namespace, out: TextIO) -> int:
     def one(text: str) -> str:
-        options = analyze_discards(split_tokens(text), dealer=not args.pone, rules=args.rules)
+        options = analyze_discards(
+            split_tokens(text), dealer=not args.pone, rules=args.rules, crib_model=args.crib_model
+        )
         if args.json:
             return json.dumps({"options": [o.to_json() for o in options]})
-        role = "pone" if args.pone else "dealer"
-        lines = [f"{'discard':<10}{'keep':<16}{'hand':>8}{'crib':>8}{'net':>8}   ({role})"]
-        for o in options:
-            thrown = " ".join(c.unicode() for c in o.discard)
-            kept = " ".join(c.unicode() for c in o.keep)
-            lines.append(f"{thrown:<10}{kept:<16}{o.hand_ev:8.3f}{o.crib_ev:8.3f}{o.net_ev:8.3f}")
-        return "\n".join(lines)
+        return _format_discards(options, pone=args.pone)
 
     return _run_lines(args, out, one)
+
+
+def _format_discards(options: Sequence[DiscardOption], *, pone: bool) -> str:
+    """A table of the options: hand, the crib by each model there is, net by the chosen one."""
+    both = options[0].crib_ev_weighted is not None
+    cribs = f"{'uniform':>9}{'weighted':>9}" if both else f"{'crib':>9}"
+    role = "pone" if pone else "dealer"
+    lines = [
+        f"{'discard':<10}{'keep':<16}{'hand':>8}{cribs}{'net':>8}   "
+        f"({role}; net by the {options[0].crib_model} crib)"
+    ]
+    for o in options:
+        thrown = " ".join(c.unicode() for c in o.discard)
+        kept = " ".join(c.unicode() for c in o.keep)
+        crib = f"{o.crib_ev_uniform:9.3f}"
+        if o.crib_ev_weighted is not None:
+            crib += f"{o.crib_ev_weighted:9.3f}"
+        lines.append(f"{thrown:<10}{kept:<16}{o.hand_ev:8.3f}{crib}{o.net_ev:8.3f}")
+    return "\n".join(lines)
 
 
 def _run_lines(args: argparse.Namespace, out: TextIO, one: Callable[[str], str]) -> int:
@@ -205,6 +220,13 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     role = discard.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="the crib is yours (default)")
     role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
+    discard.add_argument(
+        "--crib-model",
+        choices=CRIB_MODELS,
+        default="uniform",
+        help="rank by the crib with the opponent's throw uniform (any two cards alike) or "
+        "weighted by how players throw (two-player games) (default: %(default)s)",
+    )
     discard.set_defaults(run=_cmd_discard)
 
     peg = commands.add_parser("peg", help="score cards in the order played")

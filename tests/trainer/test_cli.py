@@ -78,6 +78,27 @@ def test_discard_json_matches_engine(monkeypatch: pytest.MonkeyPatch) -> None:
         assert json.loads(line)["options"] == expected
 
 
+@pytest.mark.parametrize("role", ["--dealer", "--pone"])
+def test_discard_crib_model(role: str) -> None:
+    """``--crib-model weighted`` ranks by the weighted crib; the text shows both cribs."""
+    deal = "5H 5D JS QC 7H 8C"
+    dealer = role == "--dealer"
+    status, out = run(["discard", "--json", role, "--crib-model", "weighted", deal])
+    assert status == 0
+    expected = analyze_discards(deal, dealer=dealer, crib_model="weighted")
+    assert json.loads(out)["options"] == [o.to_json() for o in expected]
+    status, out = run(["discard", role, "--crib-model", "weighted", deal])
+    header, first, *_ = out.splitlines()
+    assert header.split()[:6] == ["discard", "keep", "hand", "uniform", "weighted", "net"]
+    assert header.endswith("net by the weighted crib)")
+    best = expected[0]
+    assert first.split()[-3:] == [
+        f"{best.crib_ev_uniform:.3f}",
+        f"{best.crib_ev_weighted:.3f}",
+        f"{best.net_ev:.3f}",
+    ]
+
+
 def test_peg_json_matches_engine() -> None:
     """``crib peg --json`` gives each card with the count and what it pegs."""
     tokens = ["3H", "6D", "4C", "5S", "2H"]
@@ -105,6 +126,10 @@ def test_peg_with_hands_finds_the_go() -> None:
         (["score", "5H", "5D", "5C"], "has 4 cards, got 2"),
         (["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"], "has 4 cards, got 5"),
         (["discard", "5H", "5D"], "has 6 cards, got 2"),
+        (
+            ["discard", "--rules", "three-hand", "--crib-model", "weighted", "5H 5D JS QC 7H"],
+            "the weighted crib model is for two-player games",
+        ),
         (["peg", "10H", "KD", "9C", "5S"], "past 31"),
         (["peg", "go"], "go needs a card"),
     ],
