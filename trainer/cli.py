@@ -15,53 +15,29 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 from .cards import (
-    Card,
     as_card,
     check_distinct,
-    parse_deal,
-    parse_rank,
+    is_rank_only,
+    parse_cards,
+    split_show,
     split_tokens,
 )
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
-from .errors import CribbageError, HandSizeError, InvalidCardError
+from .errors import CribbageError
 from .pegging import GO, play_out, score_sequence
 from .rules import RULESETS, RuleSet, get_rules
 from .show import Breakdown, score_ranks, score_show
 from .stats import score_distribution
 
 
-def _is_rank_only(tokens: Sequence[str]) -> bool:
-    """Whether every token is a rank alone (``5``, ``J``), as the rule books write hands."""
-    try:
-        for token in tokens:
-            parse_rank(token)
-    except InvalidCardError:
-        return False
-    return True
-
-
-def _split_deal(text: str, starter: str | None) -> tuple[list[Card], Card]:
-    hand, turned = parse_deal(text)
-    if starter is not None:
-        if turned is not None:
-            raise HandSizeError("give the starter after '|' or with --starter, not both")
-        turned = as_card(starter)
-    elif turned is None:
-        if not hand:
-            raise HandSizeError("no cards given")
-        hand, turned = hand[:-1], hand[-1]
-    check_distinct([*hand, turned])
-    return hand, turned
-
-
 def _score_line(text: str, args: argparse.Namespace) -> dict[str, object] | Breakdown | str:
-    tokens = split_tokens(text.replace("|", " "))
-    if tokens and _is_rank_only(tokens) and (args.starter is None or _is_rank_only([args.starter])):
-        ranks = tokens if args.starter is not None else tokens[:-1]
-        starter = args.starter if args.starter is not None else tokens[-1]
-        result = score_ranks(ranks, starter, crib=args.crib, rules=args.rules)
+    size = args.rules.show_size(crib=args.crib)
+    tokens, starter = split_show(text, args.starter, size=size, crib=args.crib)
+    if is_rank_only([*tokens, starter]):
+        result = score_ranks(tokens, starter, crib=args.crib, rules=args.rules)
         return result.to_json() if args.json else str(result)
-    hand, turned = _split_deal(text, args.starter)
+    hand, turned = parse_cards(tokens), as_card(starter)
+    check_distinct([*hand, turned])
     return score_show(hand, turned, crib=args.crib, rules=args.rules)
 
 

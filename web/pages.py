@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from trainer import Card, parse_cards, score_show
-from trainer.cards import check_distinct, parse_rank, split_tokens
-from trainer.errors import CribbageError, HandSizeError, IllegalPlayError, InvalidCardError
+from trainer.cards import check_distinct, is_rank_only, split_show, split_tokens
+from trainer.errors import CribbageError, HandSizeError, IllegalPlayError
 from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import GO, Peg, play_out, score_sequence
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
@@ -34,15 +34,6 @@ def home() -> str:
     return render_template("pages/home.html", today=training.today())
 
 
-def _is_rank(token: str) -> bool:
-    """Whether ``token`` is a rank alone (``5``, ``J``), as the rule books write hands."""
-    try:
-        parse_rank(token)
-    except InvalidCardError:
-        return False
-    return True
-
-
 def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
     """Score typed cards: ``5H 5D 5C JS`` with the starter in its own box, after a bar
     (``5H 5D 5C JS | 5S``) or last; ranks alone (``5 5 5 J``, starter ``5``) give what is
@@ -53,24 +44,13 @@ def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> d
     Raises:
         CribbageError: for bad cards, a missing or doubled starter, or the wrong count.
     """
-    hand_text, bar, after_bar = cards_text.partition("|")
-    if bar and starter_text.strip():
-        raise HandSizeError("give the starter after '|' or in the starter box, not both")
-    tokens = split_tokens(hand_text)
-    starters = split_tokens(after_bar if bar else starter_text)
-    if len(starters) > 1:
-        raise HandSizeError(f"give one starter card, not {len(starters)}")
     size = rules.show_size(crib=crib)
-    if not starters:
-        if len(tokens) == size:
-            raise HandSizeError("give the starter card too (or type it last, after the hand)")
-        if len(tokens) != size + 1:
-            what = "crib" if crib else "hand"
-            raise HandSizeError(f"a {what} is {size} cards and a starter: got {len(tokens)} cards")
-        starters = [tokens.pop()]
-    if all(_is_rank(t) for t in (*tokens, *starters)):
-        return {"ranks": score_ranks(tokens, starters[0], crib=crib, rules=rules)}
-    hand, starter = parse_cards(tokens), Card.parse(starters[0])
+    tokens, starter_token = split_show(
+        cards_text, starter_text, size=size, crib=crib, starter_place="in the starter box"
+    )
+    if is_rank_only([*tokens, starter_token]):
+        return {"ranks": score_ranks(tokens, starter_token, crib=crib, rules=rules)}
+    hand, starter = parse_cards(tokens), Card.parse(starter_token)
     check_distinct([*hand, starter])
     return {"breakdown": score_show(hand, starter, crib=crib, rules=rules)}
 

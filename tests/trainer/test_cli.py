@@ -123,8 +123,21 @@ def test_peg_with_hands_finds_the_go() -> None:
     [
         (["score", "5H", "5D", "1C", "JS", "5S"], "unknown rank '1'"),
         (["score", "5H", "5D", "5C", "JS", "5H"], "card given twice"),
-        (["score", "5H", "5D", "5C"], "has 4 cards, got 2"),
-        (["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"], "has 4 cards, got 5"),
+        (["score", "5H", "5D", "5C"], "a hand is 4 cards and a starter: got 3 cards"),
+        (
+            ["score", "5♥", "5♦", "5♣", "J♠"],
+            "the starter is missing: a hand is 4 cards and a starter, got 4 cards",
+        ),
+        (["score", "5", "5", "5", "J"], "the starter is missing"),
+        (
+            ["score", "--crib", "5H 5D 5C JS"],
+            "the starter is missing: a crib is 4 cards and a starter",
+        ),
+        (
+            ["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"],
+            "the starter is given twice: 5S last and 6S with --starter",
+        ),
+        (["score", "5H 5D 5C JS | 5S", "--starter", "6S"], "the starter is given twice"),
         (["discard", "5H", "5D"], "has 6 cards, got 2"),
         (
             ["discard", "--rules", "three-hand", "--crib-model", "weighted", "5H 5D JS QC 7H"],
