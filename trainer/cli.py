@@ -24,7 +24,8 @@ from .cards import (
 )
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import CribbageError
-from .pegging import GO, play_out, score_sequence
+from .items import Kind
+from .pegging import score_play
 from .rules import RULESETS, RuleSet, get_rules
 from .show import Breakdown, score_ranks, score_show
 from .stats import score_distribution
@@ -118,28 +119,21 @@ def _input_lines(stream: TextIO) -> Iterator[str]:
 
 
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
-    tokens = [GO if t.lower() == GO else t for t in split_tokens(" ".join(args.cards))]
-    if (args.pone_hand is None) != (args.dealer_hand is None):
-        raise CribbageError("give both --pone-hand and --dealer-hand, or neither")
-    if args.pone_hand is not None:
-        if GO in tokens:
-            raise CribbageError(
-                "with both hands given, goes are found from the hands: leave out 'go'"
-            )
-        pegs = play_out(split_tokens(args.pone_hand), split_tokens(args.dealer_hand), tokens)
-    else:
-        pegs = score_sequence(tokens, end=args.end)
+    pegs = score_play(
+        " ".join(args.cards), pone=args.pone_hand, dealer=args.dealer_hand, end=args.end
+    )
     totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
     if args.json:
         print(json.dumps({"pegs": [p.to_json() for p in pegs], "totals": totals}), file=out)
         return 0
     for p in pegs:
-        card = p.card.unicode() if p.card else "go"
-        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items)
-        print(
-            f"P{p.player + 1} {card:<4} count {p.count:>2}  {p.points:>2}  {what}".rstrip(),
-            file=out,
+        who = (
+            f"P{p.player + 1} {p.card.unicode()}"
+            if p.card
+            else f"go: {p.points} to P{p.player + 1}"
         )
+        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items if i.kind is not Kind.GO)
+        print(f"{who:<11} count {p.count:>2}  {p.points:>2}  {what}".rstrip(), file=out)
     print(f"pegged: P1 {totals[0]}, P2 {totals[1]}", file=out)
     return 0
 
@@ -207,12 +201,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     peg = commands.add_parser("peg", help="score cards in the order played")
     peg.add_argument(
-        "cards", nargs="+", help="cards in play order, players alternating; 'go' marks a go"
+        "cards",
+        nargs="+",
+        help="cards in play order, players alternating; 'go' where a player cannot play "
+        "(the cards after it are the other's while they fit)",
     )
     peg.add_argument(
         "--end", action="store_true", help="the last card ends the play (one for last)"
     )
-    peg.add_argument("--pone-hand", help="the pone's cards: check legality, find the goes")
+    peg.add_argument("--pone-hand", help="the pone's cards: check every card and go, find the goes")
     peg.add_argument("--dealer-hand", help="the dealer's cards (with --pone-hand)")
     peg.set_defaults(run=_cmd_peg)
 

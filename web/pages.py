@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
 
 from trainer import Card, parse_cards, score_show
-from trainer.cards import check_distinct, is_rank_only, split_show, split_tokens
-from trainer.errors import CribbageError, HandSizeError, IllegalPlayError
+from trainer.cards import check_distinct, is_rank_only, split_show
+from trainer.errors import CribbageError
 from trainer.items import RULE_TEXT, Kind, ScoreItem
-from trainer.pegging import GO, Peg, play_out, score_sequence
+from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
 from trainer.show import score_ranks
 
@@ -87,30 +86,6 @@ def score() -> tuple[str, int]:
     return page, status
 
 
-def _play(play: str, pone: str, dealer: str, end: bool) -> list[Peg]:
-    """Score a play typed as cards in order; with both hands the goes are found and every
-    card and typed go checked (``trainer.pegging.play_out``), else ``go`` marks them.
-
-    Raises:
-        CribbageError: for bad cards, an illegal play, or only one hand given.
-    """
-    tokens = split_tokens(play)
-    if not (pone.strip() or dealer.strip()):
-        return score_sequence(tokens, end=end)
-    if not (pone.strip() and dealer.strip()):
-        raise HandSizeError("give both hands (the pone's and the dealer's), or neither")
-    cards = [t for t in tokens if t.lower() != GO]
-    pegs = play_out(split_tokens(pone), split_tokens(dealer), cards)
-    found = {str(before.card) for before, peg in itertools.pairwise(pegs) if peg.card is None}
-    for before, token in itertools.pairwise(tokens):
-        if token.lower() == GO and before.lower() != GO and str(Card.parse(before)) not in found:
-            raise IllegalPlayError(
-                f"no go after {Card.parse(before).unicode()}: a player still holds a card that "
-                "fits (with both hands given, the goes are found: 'go' may be left out)"
-            )
-    return pegs
-
-
 @bp.get("/score/pegging")
 def score_pegging() -> tuple[str, int]:
     """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating; with
@@ -123,7 +98,7 @@ def score_pegging() -> tuple[str, int]:
     status = 200
     if play.strip():
         try:
-            pegs = _play(play, pone, dealer, end)
+            pegs = score_play(play, pone=pone, dealer=dealer, end=end)
             context["pegs"] = pegs
             context["totals"] = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
             context["kinds"] = _kinds_in_order(i for p in pegs for i in p.items)

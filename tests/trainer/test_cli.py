@@ -109,6 +109,25 @@ def test_peg_json_matches_engine() -> None:
     assert [p["points"] for p in pegs] == [0, 0, 0, 4, 5]
 
 
+def test_peg_text_labels_goes_and_plays_on() -> None:
+    """A go row says who pegs it; after ``go`` the same player lays every card that fits."""
+    status, out = run(["peg", "10H", "KD", "5C", "go", "4S", "AD", "6H", "--end"])
+    assert status == 0
+    rows = out.splitlines()
+    assert [r.split()[0] for r in rows[:6]] == ["P1", "P2", "P1", "P1", "P1", "go:"]
+    assert rows[5].startswith("go: 1 to P1 ")
+    assert rows[6].startswith("P2 6♥") and rows[6].endswith("last card 1")
+    assert rows[-1] == "pegged: P1 1, P2 1"
+
+
+def test_peg_with_hands_checks_typed_goes() -> None:
+    """With both hands a typed go that is right is accepted (and changes nothing)."""
+    hands = ["--pone-hand", "10H 9C 5D 2S", "--dealer-hand", "JD 6C 4H AS"]
+    plain = run(["peg", "--json", *hands, "10H", "JD", "9C", "AS", "5D", "4H", "2S", "6C"])
+    typed = run(["peg", "--json", *hands, "10H", "JD", "9C", "AS", "go", "5D", "4H", "2S", "6C"])
+    assert plain == typed and plain[0] == 0
+
+
 def test_peg_with_hands_finds_the_go() -> None:
     """With both hands, goes are found and out-of-turn plays refused."""
     hands = ["--pone-hand", "10H 9C 5D 2S", "--dealer-hand", "JD 6C 4H AS"]
@@ -144,7 +163,15 @@ def test_peg_with_hands_finds_the_go() -> None:
             "the weighted crib model is for two-player games",
         ),
         (["peg", "10H", "KD", "9C", "5S"], "past 31"),
-        (["peg", "go"], "go needs a card"),
+        (["peg", "go"], "no cards played"),
+        (["peg", "-"], "no cards played"),
+        (["peg", ","], "no cards played"),
+        (["peg", "10H", "go", "go", "go"], "a go needs a card played"),
+        (
+            ["peg", "--pone-hand=5H 5D AH 2C", "--dealer-hand=10S 5C 3D 4D", "5H 10S 5D 5C go AH"],
+            "no go after 5♣: the pone can play A♥",
+        ),
+        (["peg", "--pone-hand", "5H 5D AH 2C", "5H"], "give both hands"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr(

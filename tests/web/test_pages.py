@@ -162,6 +162,8 @@ def test_pegging_page_with_hands_finds_the_goes(client: FlaskClient, go: str) ->
             "no go after 5♣",
         ),
         ({"play": "5H 10S", "pone": "5H 5D AH 2C"}, "give both hands"),
+        ({"play": ","}, "no cards played"),
+        ({"play": "go"}, "no cards played"),
         ({"play": "5H 10S", "pone": "5H 5D AH", "dealer": "10S 5C 3D 4D"}, "differ in size"),
     ],
 )
@@ -173,6 +175,17 @@ def test_pegging_page_checks_the_play_against_the_hands(
     response = client.get("/score/pegging", query_string=query)
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
+
+
+def test_pegging_page_plays_on_after_a_go(client: FlaskClient) -> None:
+    """Without hands, the cards after a go are the other player's while they fit; the go is
+    pegged when he stops, and labelled with who pegs it."""
+    response = client.get("/score/pegging", query_string={"play": "10H KD 5C go 4S AD 6H"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    rows = re.findall(r'<tr class="(play|go)"><td>(P\d)?', page)
+    assert [who or kind for kind, who in rows] == ["P1", "P2", "P1", "P1", "P1", "go", "P2"]
+    assert "go: 1 to P1" in page
 
 
 def test_pegging_page_example_is_legal(client: FlaskClient) -> None:
