@@ -148,8 +148,10 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
         f"{what} scores, {args.rules.name}: {dist.total:,} combinations, mean {dist.mean:.6f}",
         file=out,
     )
-    for points, count in enumerate(dist.counts):
+    for points, count in dist.possible:
         print(f"{points:>3} {count:>12,}", file=out)
+    if dist.never:
+        print(f"never: {', '.join(map(str, dist.never))}", file=out)
     return 0
 
 

@@ -13,6 +13,8 @@ from crib.cli import main
 from trainer import score_show
 from trainer.discard import analyze_discards
 from trainer.pegging import score_sequence
+from trainer.rules import FIVE_CARD
+from trainer.stats import score_distribution
 
 
 def run(
@@ -184,6 +186,21 @@ def test_bad_input_is_one_line_on_stderr(
     assert out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_stats_five_card_lists_only_possible_totals() -> None:
+    """``crib stats --rules five-card`` lists the totals a three-card hand can score, each with
+    its count, and names the gaps below the highest; nothing it cannot score appears."""
+    status, out = run(["stats", "--rules", "five-card"])
+    assert status == 0
+    header, *rows, never = out.splitlines()
+    assert header.startswith("hand scores, five-card:")
+    dist = score_distribution(rules=FIVE_CARD)
+    listed = [(int(r.split()[0]), int(r.split()[1].replace(",", ""))) for r in rows]
+    assert listed == list(dist.possible)
+    assert all(count > 0 for _, count in listed)
+    assert never == f"never: {', '.join(map(str, dist.never))}"
+    assert dist.never and max(n for n, _ in listed) < 29
 
 
 def test_installed_console_script() -> None:
