@@ -197,6 +197,14 @@ class _WeightedThrows:
             others_nobs=others_nobs / total,
         )
 
+    def suit_ev(self, discard: tuple[Card, ...]) -> float:
+        """Expected crib flush and nobs of ``discard``, the opponent throwing as modelled."""
+        ev = self.others_nobs
+        suit = discard[0].suit
+        if all(c.suit is suit for c in discard):
+            ev += self.flush[suit]
+        return ev + sum(self.starter_suit[c.suit] for c in discard if c.rank is _JACK)
+
 
 def analyze_discards(
     deal: Sequence[CardLike] | str,
@@ -240,17 +248,23 @@ def analyze_discards(
     if rules.players == 2:
         propensity = throw_model(rules).propensity(dealer=not dealer)
         weighted = _WeightedThrows.build(unseen, draws, propensity)
+    discards = list(itertools.combinations(cards, rules.discards))
+    points = _rank_crib_points(discards, draws)
+    uniform_ranks = _mean_points(points, draws.ways)
+    weighted_ranks = None if weighted is None else _mean_points(points, weighted.ways)
     options = []
-    for discard in itertools.combinations(cards, rules.discards):
+    for i, discard in enumerate(discards):
         keep = tuple(c for c in cards if c not in discard)
         options.append(
             DiscardOption(
                 keep,
-                tuple(discard),
+                discard,
                 hand_ev=_hand_ev(keep, unseen),
-                crib_ev_uniform=_crib_ev(discard, draws, unseen),
+                crib_ev_uniform=float(uniform_ranks[i]) + _crib_suit_ev(discard, draws, unseen),
                 crib_ev_weighted=(
-                    None if weighted is None else _weighted_crib_ev(discard, draws, weighted)
+                    None
+                    if weighted is None or weighted_ranks is None
+                    else float(weighted_ranks[i]) + weighted.suit_ev(discard)
                 ),
                 crib_model=crib_model,
                 dealer=dealer,
@@ -272,10 +286,30 @@ def _hand_ev(keep: tuple[Card, ...], unseen: _Unseen) -> float:
     return ev
 
 
-def _crib_ev(discard: tuple[Card, ...], draws: _CribDraws, unseen: _Unseen) -> float:
-    """Expected crib points: the rest of the crib and the starter drawn from the unseen cards."""
+def _rank_crib_points(
+    discards: Sequence[tuple[Card, ...]], draws: _CribDraws
+) -> npt.NDArray[np.int8]:
+    """Fifteens, pairs and runs of each discard's crib: (discards, starter rank, multiset)."""
+    thrown = rank_index(np.array([[c.rank - 1 for c in d] for d in discards]))
+    size = len(discards[0]) + draws.others + 1
+    points: npt.NDArray[np.int8] = rank_points_array(size)[
+        draws.index[None, :, :] + thrown[:, None, None]
+    ]
+    return points
+
+
+def _mean_points(
+    points: npt.NDArray[np.int8], ways: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Each discard's expected rank points, every draw of the rest counted ``ways`` ways."""
+    mean: npt.NDArray[np.float64] = (points * ways[None]).sum(axis=(1, 2)) / ways.sum()
+    return mean
+
+
+def _crib_suit_ev(discard: tuple[Card, ...], draws: _CribDraws, unseen: _Unseen) -> float:
+    """Expected crib flush and nobs, the rest of the crib and the starter drawn uniformly."""
     others = draws.others
-    ev = _rank_crib_ev(discard, draws, draws.ways)
+    ev = 0.0
     # A crib flush needs every crib card and the starter in one suit.
     suit = discard[0].suit
     if all(c.suit is suit for c in discard):
@@ -287,26 +321,4 @@ def _crib_ev(discard: tuple[Card, ...], draws: _CribDraws, unseen: _Unseen) -> f
     for suit_index in unseen.jack_suits:
         in_crib = others / unseen.count
         ev += in_crib * (unseen.by_suit[suit_index] - 1) / (unseen.count - 1)
-    return ev
-
-
-def _rank_crib_ev(
-    discard: tuple[Card, ...], draws: _CribDraws, ways: npt.NDArray[np.float64]
-) -> float:
-    """Expected fifteens, pairs and runs of the crib: every rank multiset of the other crib
-    cards, then the starter, each drawn ``ways`` ways."""
-    thrown = rank_index(np.array([[c.rank - 1 for c in discard]]))[0]
-    points = rank_points_array(len(discard) + draws.others + 1)[draws.index + thrown]
-    return float((ways * points).sum() / ways.sum())
-
-
-def _weighted_crib_ev(
-    discard: tuple[Card, ...], draws: _CribDraws, weighted: _WeightedThrows
-) -> float:
-    """Expected crib points, the opponent's two cards weighted by how players throw."""
-    ev = _rank_crib_ev(discard, draws, weighted.ways) + weighted.others_nobs
-    suit = discard[0].suit
-    if all(c.suit is suit for c in discard):
-        ev += weighted.flush[suit]
-    ev += sum(weighted.starter_suit[c.suit] for c in discard if c.rank is _JACK)
     return ev
