@@ -26,7 +26,8 @@ def score_peg(pile: Sequence[CardLike], card: CardLike) -> tuple[ScoreItem, ...]
     Scores 15 and 31 (2 each), pairs (2), pairs royal (6), double pairs royal (12) among the
     last cards played, and runs of 3 to 7 in any order among the last cards played.
 
-    :raises IllegalPlayError: if the count would pass 31.
+    Raises:
+        IllegalPlayError: if the count would pass 31.
 
     >>> [str(i) for i in score_peg(["6H", "4D", "3C"], "3S")]
     ['pair 3♣ 3♠ for 2']
