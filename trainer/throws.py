@@ -10,8 +10,8 @@ until no hand changes its choice (a fixed point). Suits are not followed (flushe
 a jack's nobs counts its chance of sharing the starter's suit, 12/51), as in Hessel's tables.
 
 The result weights the other player's two crib cards in :func:`trainer.discard.analyze_discards`
-(``crib_model="weighted"``), and gives the published kind of table: the average crib by the two
-ranks thrown, to one's own crib and to the opponent's.
+(``crib_model="weighted"``), and gives the published kind of table (:func:`crib_by_throw`): the
+average crib by the two ranks thrown, to one's own crib and to the opponent's.
 
 >>> model = throw_model()
 >>> five, king = 4, 12  # 0-based ranks
@@ -162,6 +162,8 @@ def uniform_crib_table() -> FloatArray:
 class _DealtHands:
     """Every hand of ranks a rule set deals, with each split's kept-hand value."""
 
+    counts: IntArray
+    """(H, 13): each hand's cards of each rank."""
     weight: FloatArray
     """(H,): card hands with these ranks (the product of C(4, count) over ranks)."""
     thrown: IntArray
@@ -191,7 +193,22 @@ class _DealtHands:
         unseen = 52 - rules.dealt
         value = (points * (4 - counts)[:, None, :]).sum(axis=2) / unseen
         value += NOBS_CHANCE * (kept == _JACK).sum(axis=2)
-        return cls(weight.astype(np.float64), thrown_id, value)
+        return cls(counts, weight.astype(np.float64), thrown_id, value)
+
+    def best_throws(self, crib_value: FloatArray, *, dealer: bool) -> IntArray:
+        """Each hand's best thrown rank pair, as an index into ``_PAIRS``.
+
+        Args:
+            crib_value: the crib's value for each thrown rank pair (91,).
+            dealer: the crib counts for the thrower (else against him).
+
+        Returns:
+            (H,) pair indices.
+        """
+        sign = 1.0 if dealer else -1.0
+        chosen = np.argmax(self.hand_value + sign * crib_value[self.thrown], axis=1)
+        best: IntArray = self.thrown[np.arange(len(chosen)), chosen]
+        return best
 
     def throws(self, crib_value: FloatArray, *, dealer: bool) -> FloatArray:
         """How often each rank pair is thrown when every hand throws its best.
@@ -203,12 +220,15 @@ class _DealtHands:
         Returns:
             The frequency of each thrown rank pair (91,), summing to 1.
         """
-        sign = 1.0 if dealer else -1.0
-        chosen = np.argmax(self.hand_value + sign * crib_value[self.thrown], axis=1)
-        thrown = self.thrown[np.arange(len(chosen)), chosen]
+        thrown = self.best_throws(crib_value, dealer=dealer)
         frequency = np.bincount(thrown, weights=self.weight, minlength=91)
         share: FloatArray = frequency / frequency.sum()
         return share
+
+
+@functools.cache
+def _dealt_hands(rules: RuleSet) -> _DealtHands:
+    return _DealtHands.build(rules)
 
 
 @functools.cache
@@ -229,7 +249,7 @@ def throw_model(rules: RuleSet = SIX_CARD) -> ThrowModel:
             f"the weighted crib model is for two-player games, not {rules.name}: "
             "use the uniform crib model"
         )
-    hands = _DealtHands.build(rules)
+    hands = _dealt_hands(rules)
     random = _random_pair_frequency()
     dealer_throws, pone_throws = random, random
     to_own = to_opponent = uniform_crib_table()
@@ -255,3 +275,49 @@ def throw_model(rules: RuleSet = SIX_CARD) -> ThrowModel:
                 rounds,
             )
     raise RuntimeError(f"the throws did not settle in {MAX_ROUNDS} rounds")  # pragma: no cover
+
+
+def crib_by_throw(*, dealer: bool, model: ThrowModel | None = None) -> FloatArray:
+    """Average crib by the two ranks thrown, made the way the published tables are.
+
+    Over every six-card hand of ranks whose best split throws the pair (weighted by its suit
+    choices): the thrower's other four cards out of the pack, the other player's two cards
+    weighted by his throws, every starter. This is how Hessel's tables are averaged, so it is
+    what they are compared with (``benchmarks/crib_models.py``).
+
+    Args:
+        dealer: the thrower is the dealer (to his own crib), else the pone.
+        model: the throws at the fixed point; ``None`` for the uniform model (the other
+            player's two cards any alike, the thrower choosing by the uniform crib).
+
+    Returns:
+        13 × 13, 0-based ranks; NaN for a pair no hand throws.
+    """
+    hands = _dealt_hands(SIX_CARD)
+    if model is None:
+        crib_value = uniform_crib_table()
+        other = np.ones((13, 13))
+    else:
+        crib_value = model.to_own_crib if dealer else model.to_opponent_crib
+        other = model.propensity(dealer=not dealer)
+    thrown = hands.best_throws(crib_value[_PAIRS[:, 0], _PAIRS[:, 1]], dealer=dealer)
+    points, _ = _crib_outcomes()
+    other_counts = np.zeros((91, 13), dtype=np.int64)
+    np.add.at(other_counts, (np.arange(91)[:, None], _PAIRS), 1)
+    total = np.zeros(91)
+    weight = np.zeros(91)
+    for start in range(0, len(thrown), _CHUNK):
+        part = slice(start, start + _CHUNK)
+        left = 4 - hands.counts[part]  # (n, 13): the pack without the thrower's six
+        others = _pair_ways(left) * other[_PAIRS[:, 0], _PAIRS[:, 1]]  # (n, 91)
+        starters = np.clip(left[:, None, :] - other_counts[None], 0, None)  # (n, 91, 13)
+        ways = others[:, :, None] * starters
+        crib = (ways * points[thrown[part]]).sum(axis=(1, 2)) / ways.sum(axis=(1, 2))
+        np.add.at(total, thrown[part], hands.weight[part] * crib)
+        np.add.at(weight, thrown[part], hands.weight[part])
+    with np.errstate(invalid="ignore"):
+        return _as_matrix(total / weight)
+
+
+_CHUNK = 2000
+"""Hands per step in :func:`crib_by_throw` (bounds its memory)."""
