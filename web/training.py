@@ -252,16 +252,16 @@ def _shown_for(given: dict[str, Any]) -> float:
 def _checked_fields(kind: str, given: dict[str, Any]) -> dict[str, Any]:
     """The fields of ``given`` that the grading and the API checked: what is stored.
 
-    They are the answer its kind is graded on, ``seconds`` and ``muggins``; anything else a
-    client sent is not stored.
+    They are the answer its kind is graded on (a discard with its crib model), ``seconds`` and
+    ``muggins``; anything else a client sent is not stored.
     """
     if kind == "discard":
-        answer = "discard"
+        answer: tuple[str, ...] = ("discard", "crib_model")
     elif kind in ("hand", "crib") and given.get("by_kind") is not None:
-        answer = "by_kind"
+        answer = ("by_kind",)
     else:
-        answer = "points"
-    return {name: given[name] for name in (answer, "seconds", "muggins") if name in given}
+        answer = ("points",)
+    return {name: given[name] for name in (*answer, "seconds", "muggins") if name in given}
 
 
 def _skills_upsert(db: Session) -> Any:

@@ -110,6 +110,16 @@ def test_only_the_validated_answer_is_stored(app: Flask, client: FlaskClient) ->
     assert stored == {"points": right_points(drill), "seconds": 3.5, "muggins": True}
 
 
+def test_a_discard_keeps_its_crib_model(app: Flask, client: FlaskClient) -> None:
+    """A discard answer is stored with the crib model it was graded by, and nothing else."""
+    drill = client.get("/api/drills/next?kind=discard").json
+    body = {"discard": drill["cards"][:2], "crib_model": "weighted", "junk": [1, 2, 3]}
+    assert client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code == 200
+    with app.app_context():
+        stored = get_session().scalar(select(Answer.given).where(Answer.drill_id == drill["id"]))
+    assert stored == {"discard": drill["cards"][:2], "crib_model": "weighted"}
+
+
 @pytest.mark.parametrize("seconds", [0, -1, FASTEST_ANSWER / 2])
 def test_impossibly_fast_answers_are_refused(client: FlaskClient, seconds: float) -> None:
     """No one counts a hand faster than they can see it: such a time is refused, not stored."""
