@@ -40,8 +40,16 @@ class UnknownRulesError(CribbageError):
     """A rule set that does not exist was asked for."""
 
 
+class UnknownCribModelError(CribbageError):
+    """A crib model that does not exist, or does not fit the game, was asked for."""
+
+
 class InvalidAnswerError(CribbageError):
     """A drill answer that is missing, malformed or impossible."""
+
+
+class InvalidJSONError(CribbageError):
+    """A request body that is not plain JSON: nested too deeply, or with NaN or Infinity."""
 
 
 class TableError(CribbageError):
