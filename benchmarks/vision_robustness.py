@@ -39,14 +39,26 @@ from vision.reader import CardReader, load_reader  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
 
 
-def _tilt(img: np.ndarray, top: float = 0.7) -> np.ndarray:
+def tilt_matrix(w: int, h: int, top: float = 0.7) -> np.ndarray:
     """Perspective as if the phone leant back: the top edge shrinks to ``top`` of the width."""
-    h, w = img.shape[:2]
     inset = (1 - top) / 2 * w
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = np.float32([[inset, 0], [w - inset, 0], [w, h], [0, h]])
-    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _tilt(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    m = tilt_matrix(w, h)
     return cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _tilted_box(box: list[float], size: tuple[int, int]) -> list[float]:
+    """A labelled box (photo pixels, photo ``size`` w, h) after :func:`_tilt`."""
+    x1, y1, x2, y2 = box
+    corners = np.float64([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]])
+    q = cv2.perspectiveTransform(corners, tilt_matrix(*size).astype(np.float64))[0]
+    return [*q.min(0).tolist(), *q.max(0).tolist()]
 
 
 def _affine(gain: float, offset: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -91,11 +103,16 @@ def undetected(
     missed: list[str],
     label: dict,
     scale: float,
+    tilted: bool = False,
 ) -> int:
-    """How many of the ``missed`` cards have no detector box on any of their labelled boxes."""
+    """How many of the ``missed`` cards have no detector box on any of their labelled boxes
+    (moved as the photo was when ``tilted``)."""
     boxes = label.get("boxes") or []
     if not missed or not boxes:
         return 0
+    if tilted:
+        size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+        boxes = [b | {"bbox": _tilted_box(b["bbox"], size)} for b in boxes]
     det, _scores = reader.detect(image)
     det = det * scale
     out = 0
@@ -132,7 +149,7 @@ def run(
                 continue
             scores[sub].record(reading, truth, dt, bool(lab.get("labels_complete", True)))
             missed = list((Counter(truth) - Counter(reading.certain_cards)).elements())
-            lost[sub] += undetected(reader, img, missed, lab, scale)
+            lost[sub] += undetected(reader, img, missed, lab, scale, tilted=cond == "tilted")
         total = SubsetScore()
         for s in scores.values():
             total.add(s)
