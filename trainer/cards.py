@@ -132,7 +132,8 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with dense index ``index`` (0…51).
 
-        :raises InvalidCardError: if the index is out of range.
+        Raises:
+            InvalidCardError: if the index is out of range.
         """
         if not 0 <= index < 52:
             raise InvalidCardError(f"card index out of range 0-51: {index!r}")
@@ -142,7 +143,8 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Parse one card as a player types it: ``5H``, ``5h``, ``5♥``, ``10D``, ``TD``.
 
-        :raises InvalidCardError: naming the bad rank or suit.
+        Raises:
+            InvalidCardError: naming the bad rank or suit.
 
         >>> Card.parse("1H")
         Traceback (most recent call last):
@@ -188,7 +190,8 @@ _SEPARATORS = re.compile(r"[\s,;\-–]+")
 def as_card(card: CardLike) -> Card:
     """Return ``card`` as a :class:`Card`, parsing it if it is a string.
 
-    :raises InvalidCardError: for anything that is not a card.
+    Raises:
+        InvalidCardError: for anything that is not a card.
     """
     if type(card) is Card:
         return card
@@ -209,8 +212,9 @@ def split_tokens(text: str) -> list[str]:
 def parse_cards(text: str | Iterable[CardLike]) -> list[Card]:
     """Parse several cards (``"5H 5D 5C JS"`` or a list of tokens), checking duplicates.
 
-    :raises InvalidCardError: for a bad token.
-    :raises DuplicateCardError: for a card given twice.
+    Raises:
+        InvalidCardError: for a bad token.
+        DuplicateCardError: for a card given twice.
     """
     tokens = split_tokens(text) if isinstance(text, str) else list(text)
     cards = [as_card(t) for t in tokens]
@@ -232,12 +236,97 @@ def check_distinct(cards: Sequence[Card]) -> None:
 def parse_rank(token: str) -> Rank:
     """Parse a rank alone (``5``, ``10``, ``T``, ``J``, ``a``).
 
-    :raises InvalidCardError: for an unknown rank.
+    Raises:
+        InvalidCardError: for an unknown rank.
     """
     rank = _RANK_TOKENS.get(token.strip().upper())
     if rank is None:
         raise InvalidCardError(f"unknown rank {token!r} (use A,2-10,J,Q,K)")
     return rank
+
+
+def is_rank_only(tokens: Iterable[str]) -> bool:
+    """Whether every token is a rank alone (``5``, ``J``), as the rule books write hands.
+
+    >>> is_rank_only(["5", "5", "J", "10"]), is_rank_only(["5", "JS"])
+    (True, False)
+    """
+    try:
+        for token in tokens:
+            parse_rank(token)
+    except InvalidCardError:
+        return False
+    return True
+
+
+def split_show(
+    text: str,
+    starter: str | None = None,
+    *,
+    size: int,
+    crib: bool = False,
+    starter_place: str = "with --starter",
+) -> tuple[list[str], str]:
+    """Split typed cards into the hand's (or crib's) tokens and the starter's, before parsing.
+
+    The starter is given apart (``starter``), after a bar (``5H 5D 5C JS | 5S``) or last. A
+    wrong count is told in players' words: a missing starter, a starter given twice, a hand of
+    the wrong size.
+
+    Args:
+        text: the cards as typed.
+        starter: the starter given apart, if any (blank counts as not given).
+        size: cards in the hand or crib (``RuleSet.show_size``).
+        crib: whether a crib is scored (for the messages).
+        starter_place: where else the starter can be given, for the messages.
+
+    Returns:
+        The hand's tokens and the starter's token.
+
+    Raises:
+        InvalidCardError: for a token that is neither a card nor a rank.
+        HandSizeError: for a missing, doubled or extra starter, or the wrong number of cards.
+
+    >>> split_show("5H 5D 5C JS | 5S", size=4)
+    (['5H', '5D', '5C', 'JS'], '5S')
+    >>> split_show("5 5 5 J", "5", size=4)
+    (['5', '5', '5', 'J'], '5')
+    """
+    what = "crib" if crib else "hand"
+    hand_text, bar, after_bar = text.partition("|")
+    apart = split_tokens(starter or "")
+    if bar and apart:
+        raise HandSizeError(
+            f"the starter is given twice: give it after '|' or {starter_place}, not both"
+        )
+    tokens = split_tokens(hand_text)
+    starters = split_tokens(after_bar) if bar else apart
+    for token in (*tokens, *starters):  # a bad card is named before the count is
+        if not is_rank_only([token]):
+            Card.parse(token)
+    if len(starters) > 1:
+        raise HandSizeError(f"give one starter card, not {len(starters)}")
+    if not tokens:
+        raise HandSizeError(f"no cards given: a {what} is {size} cards and a starter")
+    if starters:
+        if len(tokens) == size + 1:
+            raise HandSizeError(
+                f"the starter is given twice: {tokens[-1]} last and {starters[0]} "
+                f"{'after |' if bar else starter_place}; a {what} is {size} cards and a starter"
+            )
+        if len(tokens) != size:
+            raise HandSizeError(
+                f"a {what} is {size} cards and a starter: got {len(tokens)} cards and a starter"
+            )
+        return tokens, starters[0]
+    if len(tokens) == size:
+        raise HandSizeError(
+            f"the starter is missing: a {what} is {size} cards and a starter, got {size} cards "
+            f"(type the starter last, after '|', or {starter_place})"
+        )
+    if len(tokens) != size + 1:
+        raise HandSizeError(f"a {what} is {size} cards and a starter: got {len(tokens)} cards")
+    return tokens[:-1], tokens[-1]
 
 
 def parse_deal(text: str) -> tuple[list[Card], Card | None]:
