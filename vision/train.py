@@ -354,7 +354,7 @@ def train_classifier(
         acc = evaluate_classifier(model, xva, yva)
         msg = (
             f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} "
-            f"{time.time() - t0:.0f}s"
+            f"{time.time() - t0:.0f}s, {step} steps, {n} crops this epoch"
         )
         print(msg, flush=True)
         with open(run / "log.txt", "a") as log:
