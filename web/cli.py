@@ -11,6 +11,7 @@ from typing import TextIO
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 4
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +33,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=DEFAULT_WORKERS,
         help="worker processes (default: %(default)s)",
     )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help="threads per worker process (default: %(default)s)",
+    )
     serve.set_defaults(run=_serve)
 
 
@@ -40,5 +47,5 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
     print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
     out.flush()
-    serve(args.host, args.port, args.workers)
+    serve(args.host, args.port, args.workers, args.threads)
     return 0
