@@ -85,5 +85,5 @@ def normalize_crops(crops: np.ndarray) -> np.ndarray:
     lo = np.percentile(grey, STRETCH_PERCENTILES[0], axis=(-2, -1))[..., None, None, None]
     hi = np.percentile(grey, STRETCH_PERCENTILES[1], axis=(-2, -1))[..., None, None, None]
     gain = 255.0 / np.maximum(hi - lo, STRETCH_MIN_RANGE)
-    out = 255.0 - (hi - x) * gain
-    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(255.5 - (hi - x) * gain, 0, 255).astype(np.uint8)
+    return out

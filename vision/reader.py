@@ -335,7 +335,7 @@ class CardReader:
         Returns:
             (np.ndarray): bool (N,).
         """
-        keep = probs.argmax(1) != self._none
+        keep: np.ndarray = probs.argmax(1) != self._none
         if self._none >= 0:
             keep &= probs[:, self._none] < self.none_above
         if self.paper_below > 0 and keep.any():
