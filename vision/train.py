@@ -231,7 +231,7 @@ def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
                 raise ValueError(f"{onnx_path}: layer shape {w.shape} != {conv.weight.shape}")
             conv.weight.copy_(torch.from_numpy(w.copy()))
             bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(b))
+            bn.bias.copy_(torch.from_numpy(b.copy()))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
         linear[0].weight.copy_(torch.from_numpy(weights[gemm[0].input[1]]))
