@@ -41,6 +41,7 @@ class SubsetScore:
         uncertain (int): Cards reported as uncertain (not counted as predictions).
         hands (int): Photos with 1-6 labelled cards.
         hands_exact (int): Of those, photos whose predicted set equals the labels exactly.
+        hands_clean (int): Of those exact photos, the ones with no uncertain card either.
         seconds (list[float]): Read time per photo (decode + read).
     """
 
@@ -51,6 +52,7 @@ class SubsetScore:
     uncertain: int = 0
     hands: int = 0
     hands_exact: int = 0
+    hands_clean: int = 0
     seconds: list[float] = field(default_factory=list)
 
     @property
@@ -76,6 +78,7 @@ class SubsetScore:
             "recall": round(self.recall, 4),
             "hands": self.hands,
             "hands_exact": self.hands_exact,
+            "hands_clean": self.hands_clean,
             "uncertain": self.uncertain,
             "median_seconds": round(statistics.median(self.seconds), 4) if self.seconds else None,
         }
@@ -92,12 +95,14 @@ class SubsetScore:
         self.seconds.append(seconds)
         if 1 <= len(truth) <= 6:
             self.hands += 1
-            self.hands_exact += int(Counter(pred) == Counter(truth))
+            exact = Counter(pred) == Counter(truth)
+            self.hands_exact += int(exact)
+            self.hands_clean += int(exact and not any(c.uncertain for c in reading.cards))
         return tp, fp, fn
 
     def add(self, other: SubsetScore) -> None:
         """Accumulate ``other`` into this score."""
-        for k in ("images", "tp", "fp", "fn", "uncertain", "hands", "hands_exact"):
+        for k in ("images", "tp", "fp", "fn", "uncertain", "hands", "hands_exact", "hands_clean"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.seconds += other.seconds
 

@@ -18,6 +18,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
-from vision.crops import CROP_SCALE, CROP_SIZE
+from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
 
 if TYPE_CHECKING:
     import torch
@@ -191,6 +192,61 @@ def _augment(x: torch.Tensor) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
+def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
+    """Load an exported classifier's weights into ``model`` (an :class:`IndexNet` of its width).
+
+    The export folds each batch norm into its convolution, so the convolutions take the folded
+    weights and the batch norms become the identity (mean 0, variance 1 - eps, scale 1) with the
+    folded bias as their shift: in eval mode ``model`` then computes what the ONNX file does.
+    Fine-tuning keeps the batch norms in eval mode (see :func:`train_classifier`).
+
+    Args:
+        model (torch.nn.Module): The network to fill.
+        onnx_path (Path): ``card_classifier.onnx`` as written by :func:`export_classifier`.
+
+    Raises:
+        ValueError: The file's layers do not match ``model``.
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(onnx_path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = [n for n in graph.node if n.op_type == "Gemm"]
+    mods = list(model.modules())
+    pairs = [
+        (c, b)
+        for c, b in itertools.pairwise(mods)
+        if isinstance(c, torch.nn.Conv2d) and isinstance(b, torch.nn.BatchNorm2d)
+    ]
+    linear = [m for m in mods if isinstance(m, torch.nn.Linear)]
+    if len(pairs) != len(convs) or len(gemm) != 1 or len(linear) != 1:
+        raise ValueError(f"{onnx_path} does not match the network ({len(convs)} convolutions)")
+    with torch.no_grad():
+        for (conv, bn), node in zip(pairs, convs, strict=True):
+            w, b = weights[node.input[1]], weights[node.input[2]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{onnx_path}: layer shape {w.shape} != {conv.weight.shape}")
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b.copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        linear[0].weight.copy_(torch.from_numpy(weights[gemm[0].input[1]]))
+        linear[0].bias.copy_(torch.from_numpy(weights[gemm[0].input[2]]))
+
+
+def _normalized(x: torch.Tensor) -> torch.Tensor:
+    """:func:`vision.crops.normalize_crops` on a float NCHW batch in [0, 1] (as uint8 crops)."""
+    import torch
+
+    crops = (x * 255).round().byte().permute(0, 2, 3, 1).cpu().numpy()
+    out = torch.from_numpy(normalize_crops(crops)).permute(0, 3, 1, 2)
+    return out.to(x.device).float() / 255
+
+
 def train_classifier(
     data: Path,
     epochs: int = 20,
@@ -204,6 +260,8 @@ def train_classifier(
     models_dir: Path = MODELS_DIR,
     project: Path = RUNS,
     width: int = 24,
+    init: Path | None = None,
+    normalize: bool = False,
 ) -> Path:
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
@@ -220,6 +278,11 @@ def train_classifier(
         models_dir (Path): Where the ONNX model is written.
         project (Path): Runs folder.
         width (int): Network width.
+        init (Path | None): Fine-tune from this exported ``card_classifier.onnx`` (of the same
+            width) instead of starting from scratch; its batch norms stay frozen.
+        normalize (bool): Stretch every crop's contrast (:func:`vision.crops.normalize_crops`)
+            after augmentation, as the reader then does before classifying (recorded in the
+            exported JSON).
 
     Returns:
         (Path): The exported ONNX file.
@@ -239,7 +302,12 @@ def train_classifier(
     to_t = lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()  # noqa: E731
     xtr, ytr = to_t(tr["x"]).to(device), torch.from_numpy(tr["y"].astype(np.int64)).to(device)
     xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
-    model = IndexNet(len(CLASS_NAMES), width).to(device)
+    if normalize:
+        xva = _normalized(xva.float() / 255).mul(255).round().byte()
+    model = IndexNet(len(CLASS_NAMES), width)
+    if init is not None:
+        load_onnx_weights(model, init)
+    model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     per_epoch = max(1, (len(xtr) + batch - 1) // batch)
     steps = epochs * per_epoch
@@ -258,11 +326,17 @@ def train_classifier(
     progress = 0.0
     for ep in range(start, epochs):
         model.train()
+        if init is not None:  # the loaded batch norms are folded constants: keep them so
+            for m in model.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         perm = torch.randperm(len(xtr), device=device)
         tot, n = 0.0, 0
         for i in range(0, len(xtr), batch):
             j = perm[i : i + batch]
             xb = _augment(xtr[j].float() / 255)
+            if normalize:
+                xb = _normalized(xb)
             with torch.autocast("cuda", torch.bfloat16, enabled=device.startswith("cuda")):
                 loss = F.cross_entropy(model(xb).float(), ytr[j], label_smoothing=0.05)
             opt.zero_grad(set_to_none=True)
@@ -275,10 +349,12 @@ def train_classifier(
                 g["lr"] = lr * min(1.0, progress / 0.05) * 0.5 * (1 + np.cos(np.pi * progress))
             tot += float(loss.detach()) * len(j)
             n += len(j)
+            if progress >= 1.0:  # the time budget is spent: end inside the epoch
+                break
         acc = evaluate_classifier(model, xva, yva)
         msg = (
             f"epoch {ep + 1}/{epochs} loss {tot / max(n, 1):.4f} val_acc {acc:.4f} "
-            f"{time.time() - t0:.0f}s"
+            f"{time.time() - t0:.0f}s, {step} steps, {n} crops this epoch"
         )
         print(msg, flush=True)
         with open(run / "log.txt", "a") as log:
@@ -293,7 +369,8 @@ def train_classifier(
             print("schedule finished (steps or time budget)", flush=True)
             break
     model.load_state_dict(torch.load(run / "best.pt", map_location=device))
-    return export_classifier(model.cpu(), models_dir, {"val_acc": best, "width": width})
+    info = {"val_acc": best, "width": width, "normalize": normalize}
+    return export_classifier(model.cpu(), models_dir, info)
 
 
 @np.errstate(all="ignore")
@@ -360,6 +437,11 @@ def main() -> None:
     ap.add_argument("--cls-epochs", type=int, default=20)
     ap.add_argument("--cls-batch", type=int, default=256)
     ap.add_argument("--cls-minutes", type=float, default=None)
+    ap.add_argument("--cls-lr", type=float, default=2e-3)
+    ap.add_argument("--cls-init", type=Path, default=None, help="fine-tune from this ONNX file")
+    ap.add_argument(
+        "--cls-normalize", action="store_true", help="stretch crop contrast (vision.crops)"
+    )
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--project", type=Path, default=RUNS)
@@ -370,8 +452,11 @@ def main() -> None:
             a.cls_epochs,
             a.cls_batch,
             a.device,
+            lr=a.cls_lr,
             resume=a.resume,
             minutes=a.cls_minutes,
+            init=a.cls_init,
+            normalize=a.cls_normalize,
             models_dir=a.models,
             project=a.project,
         )

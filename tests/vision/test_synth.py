@@ -8,6 +8,8 @@ import pytest
 
 from vision import CARDS
 from vision.synth.faces import Deck
+from vision.synth.generate import NONE_CLASS, scene_crops
+from vision.synth.negatives import brand_print
 from vision.synth.scene import MIN_VISIBLE, make_scene
 
 
@@ -61,3 +63,32 @@ def test_scene_is_deterministic(decks: list[Deck]) -> None:
     b = make_scene(np.random.default_rng([1, 2]), decks)
     assert np.array_equal(a.image, b.image)
     assert [lab.card for lab in a.labels] == [lab.card for lab in b.labels]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_brand_print_stays_clear_of_the_corner_indices(decks: list[Deck], seed: int) -> None:
+    """Brand print is drawn on the face but never over either corner index."""
+    deck = decks[seed % len(decks)]
+    face = deck.faces["AS"].copy()
+    brand_print(np.random.default_rng(seed), face, deck.index_box)
+    changed = np.any(face != deck.faces["AS"], axis=2)
+    h, w = changed.shape
+    x1, y1, x2, y2 = (int(v) for v in deck.index_box)
+    assert changed.any()
+    assert not changed[y1 : y2 + 1, x1 : x2 + 1].any()
+    assert not changed[h - y2 - 1 : h - y1, w - x2 - 1 : w - x1].any()
+
+
+def test_negative_crops_include_card_faces() -> None:
+    """Given the owner map, negatives are also cut from the card faces (art, brand print)."""
+    image = np.full((400, 400, 3), 128, np.uint8)
+    image[150:250, 150:250] = (255, 0, 255)  # the only card face, magenta
+    owner = np.full((400, 400), -1, np.int16)
+    owner[150:250, 150:250] = 0
+
+    def on_face(owner_map: np.ndarray | None) -> int:
+        xs, ys = scene_crops(np.random.default_rng(0), image, [], [], 1, 40, owner=owner_map)
+        assert set(ys) == {NONE_CLASS}
+        return sum(int(tuple(x[32, 32]) == (255, 0, 255)) for x in xs)
+
+    assert on_face(owner) >= 2 * max(1, on_face(None))

@@ -6,13 +6,16 @@ instead of being skipped.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
-import torch  # noqa: F401  (fail loudly when the train extra is missing)
+import torch  # fails loudly when the train extra is missing
 import ultralytics  # noqa: F401
 
+from vision import MODELS_DIR
+from vision.crops import normalize_crops
 from vision.reader import CardReader
 from vision.synth.generate import generate
 from vision.train import train_classifier, train_detector
@@ -40,3 +43,28 @@ def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeyp
     img = cv2.imread(str(next((data / "images" / "val").glob("*.jpg"))))
     reading = reader.read(img)
     assert reading.image_size == (img.shape[1], img.shape[0])
+
+
+def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
+    """The exported classifier's weights load back into the network and give its logits."""
+    import onnxruntime as ort
+
+    from vision.classifier import IndexNet
+    from vision.train import _normalized, load_onnx_weights
+
+    meta = json.loads((MODELS_DIR / "card_classifier.json").read_text())
+    model = IndexNet(len(meta["classes"]), int(meta["width"]))
+    load_onnx_weights(model, MODELS_DIR / "card_classifier.onnx")
+    model.eval()
+    x = torch.rand(8, 3, 64, 64)
+    session = ort.InferenceSession(
+        str(MODELS_DIR / "card_classifier.onnx"), providers=["CPUExecutionProvider"]
+    )
+    want = session.run(None, {"images": x.numpy()})[0]
+    with torch.no_grad():
+        got = model(x).numpy()
+    assert np.abs(got - want).max() < 1e-3
+    # training stretches crops with the reader's own function
+    crops = (x * 255).round().byte().permute(0, 2, 3, 1).numpy()
+    stretched = (_normalized(x) * 255).round().byte().permute(0, 2, 3, 1).numpy()
+    assert np.array_equal(stretched, normalize_crops(crops))

@@ -164,10 +164,14 @@ KINDS = (wood, felt, cloth, carpet, noise_gradient)
 
 def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A random table background, uint8 BGR of shape (h, w, 3)."""
-    if rng.random() < 0.08:
+    if rng.random() < 0.12:
         img = printed(rng, h, w)
     else:
         img = np.clip(KINDS[rng.integers(len(KINDS))](rng, h, w), 0, 255).astype(np.uint8)
+    if rng.random() < 0.2:  # a newspaper, leaflet or game box lying on the table
+        ph, pw = int(h * rng.uniform(0.2, 0.6)), int(w * rng.uniform(0.2, 0.6))
+        y, x = int(rng.integers(0, h - ph + 1)), int(rng.integers(0, w - pw + 1))
+        img[y : y + ph, x : x + pw] = printed(rng, ph, pw)
     if rng.random() < 0.35:
         clutter(rng, img, int(rng.integers(1, 8)))
     return img

@@ -23,6 +23,17 @@ def exposure(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return lut[np.clip(img, 0, 255).astype(np.uint8)]
 
 
+def clipped_highlights(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Overexposure: a strong gain and offset that clips the paper and pales red ink."""
+    return np.minimum(img * rng.uniform(1.3, 1.9) + rng.uniform(15, 60), 255)
+
+
+def low_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A dim room: most of the light gone, with the noise a phone adds when it lifts the shadows."""
+    x = img * rng.uniform(0.2, 0.5)
+    return x + rng.uniform(1, 6) * rng.standard_normal(img.shape, dtype=np.float32)
+
+
 def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Uneven illumination: a linear ramp or vignette."""
     h, w = img.shape[:2]
@@ -65,7 +76,7 @@ def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Defocus (Gaussian) or motion blur along a random direction."""
     if rng.random() < 0.5:
-        s = rng.uniform(0.5, 2.2)
+        s = rng.uniform(0.5, 2.2) if rng.random() < 0.7 else rng.uniform(2.2, 3.2)
         return cv2.GaussianBlur(img, (0, 0), s)
     n = int(rng.integers(3, 11))
     k: np.ndarray = np.zeros((n, n), np.float32)
@@ -100,6 +111,8 @@ def jpeg(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 CHAIN: tuple[tuple[float, Callable[[np.ndarray, np.random.Generator], np.ndarray]], ...] = (
     (0.8, exposure),
+    (0.12, clipped_highlights),
+    (0.12, low_light),
     (0.5, lighting),
     (0.3, shadow),
     (0.2, glare),

@@ -65,8 +65,13 @@ def scene_crops(
     hidden: list[IndexLabel],
     n_pos: int = 2,
     n_neg: int = 2,
+    owner: np.ndarray | None = None,
 ) -> tuple[list[np.ndarray], list[int]]:
-    """Classifier crops from one scene: jittered crops of labelled indices plus hard negatives."""
+    """Classifier crops from one scene: jittered crops of labelled indices plus hard negatives.
+
+    Negatives are cut near the indices (pips, borders, neighbours), anywhere in the photo, and,
+    given the scene's ``owner`` map, on the card faces (court art, brand print, big pips).
+    """
     xs, ys = [], []
     for lab in labels:
         for _ in range(n_pos):
@@ -86,14 +91,19 @@ def scene_crops(
     sizes = [max(b[2] - b[0], b[3] - b[1]) for b in every] or [image.shape[0] * 0.05]
     H, W = image.shape[:2]
     boxes = np.array(every, np.float64).reshape(-1, 4)
+    on_card = np.flatnonzero(owner.ravel() >= 0) if owner is not None else None
     tries = 0
     while sum(1 for y in ys if y == NONE_CLASS) < n_neg * max(1, len(labels)) // 2 and tries < 50:
         tries += 1
         s = float(rng.choice(sizes)) * rng.uniform(0.7, 1.4)
-        if labels and rng.random() < 0.6:  # near a real index: pips, borders, neighbours
+        u = rng.random()
+        if labels and u < 0.45:  # near a real index: pips, borders, neighbours
             ref = labels[rng.integers(len(labels))].box
             cx = (ref[0] + ref[2]) / 2 + rng.uniform(-3, 3) * s
             cy = (ref[1] + ref[3]) / 2 + rng.uniform(-3, 3) * s
+        elif on_card is not None and len(on_card) and u < 0.75:  # the face: art, print, pips
+            k = int(on_card[rng.integers(len(on_card))])
+            cy, cx = divmod(k, W)
         else:
             cx, cy = rng.uniform(0, W), rng.uniform(0, H)
         b = np.array([cx - s * 0.35, cy - s / 2, cx + s * 0.35, cy + s / 2])
@@ -120,7 +130,9 @@ def _one(args: tuple[int, int, str, str]) -> dict[str, Any]:
                 f"0 {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} "
                 f"{(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}\n"
             )
-    xs, ys = scene_crops(rng, sc.image, sc.labels, sc.hidden, n_pos=3 if split == "train" else 1)
+    xs, ys = scene_crops(
+        rng, sc.image, sc.labels, sc.hidden, n_pos=3 if split == "train" else 1, owner=sc.owner
+    )
     meta = {
         "file": f"images/{split}/{name}.jpg",
         "size": [W, H],

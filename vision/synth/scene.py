@@ -19,6 +19,7 @@ from vision import CARDS
 from vision.synth.backgrounds import background
 from vision.synth.effects import apply_camera
 from vision.synth.faces import Deck
+from vision.synth.negatives import brand_print
 
 MIN_VISIBLE = 0.6
 """Fraction of a corner-index quad that must be visible (on top, in frame) to be labelled."""
@@ -294,6 +295,21 @@ def _back(rng: np.random.Generator, deck: Deck) -> np.ndarray:
     return img
 
 
+def keystone(quad: np.ndarray, shrink: float, edge: int) -> np.ndarray:
+    """``quad`` (4 x 2, clockwise from top-left) with edge ``edge`` shrunk about its middle.
+
+    Examples:
+        >>> keystone(np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]), 0.6, 0)[:2].tolist()
+        [[2.0, 0.0], [8.0, 0.0]]
+    """
+    out = quad.astype(np.float32).copy()
+    a, b = edge, (edge + 1) % 4
+    mid = (out[a] + out[b]) / 2
+    out[a] = mid + (out[a] - mid) * shrink
+    out[b] = mid + (out[b] - mid) * shrink
+    return out
+
+
 def index_quads(deck: Deck) -> list[np.ndarray]:
     """Corner-index quads in face pixels: top-left, bottom-right (180°), others if printed."""
     h, w = deck.face_size
@@ -392,6 +408,8 @@ def make_scene(
     t = rng.uniform(0, 0.18) if rng.random() < 0.7 else 0.0
     src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     dst = (src + rng.uniform(-t, t, (4, 2)) * [W, H]).astype(np.float32)
+    if rng.random() < 0.25:  # a phone leant back: one edge of the table shrinks to 55-90%
+        dst = keystone(dst, float(rng.uniform(0.55, 0.9)), int(rng.integers(4)))
     cam = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
 
     # under-card distractors
@@ -421,6 +439,8 @@ def make_scene(
             _paint(canvas, owner, _back(rng, deck), mask, h, -1, sh)
             continue
         face = deck.faces[p.card].copy()
+        if rng.random() < (0.5 if p.card[0] == "A" else 0.08):
+            brand_print(rng, face, deck.index_box)
         cv2.rectangle(face, (0, 0), (fw - 1, fh - 1), tuple(float(v) for v in edge), 1)
         cid = len(cards)
         cards.append(p.card)
