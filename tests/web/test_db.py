@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import inspect, make_url, text
 
 from web import create_app
 from web.db import get_session
-
-from .conftest import ON_SQLITE, sqlite_only
 
 
 def test_schema_created_at_start_up(app: Flask) -> None:
@@ -20,7 +19,7 @@ def test_schema_created_at_start_up(app: Flask) -> None:
     assert {"players", "drills", "answers", "skills"} <= tables
 
 
-@sqlite_only("WAL, the busy timeout and the foreign-keys switch are SQLite pragmas")
+@pytest.mark.sqlite_only("WAL, the busy timeout and the foreign-keys switch are SQLite pragmas")
 def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
     """Every connection gets WAL, a busy timeout and foreign keys."""
     with app.app_context():
@@ -40,7 +39,7 @@ def test_init_db_command(runner: FlaskCliRunner, database_url: str) -> None:
     assert not password or str(password) not in result.output
 
 
-@sqlite_only("the write lock is a file beside the SQLite database")
+@pytest.mark.sqlite_only("the write lock is a file beside the SQLite database")
 def test_writes_hold_a_file_lock(client: FlaskClient, database_url: str) -> None:
     """SQLite writers take ``<database>.lock``."""
     client.get("/api/drills/next?kind=hand")
@@ -52,7 +51,7 @@ def test_no_write_lock_without_a_database_file(app: Flask) -> None:
     memory = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
     assert memory.extensions["crib_write_lock"] is None
     memory.extensions["crib_engine"].dispose()
-    if not ON_SQLITE:
+    if app.extensions["crib_engine"].dialect.name != "sqlite":
         assert app.extensions["crib_write_lock"] is None
 
 

@@ -10,14 +10,12 @@ from flask.testing import FlaskClient
 
 from web import create_app
 
-from .conftest import TEST_DATABASE_URL
-
 
 def test_testing_config(app: Flask, database_url: str, tmp_path: Path) -> None:
     """The test config wins: the database is the test's own (by default a file in tmp_path)."""
     assert app.testing
     assert app.config["DATABASE_URL"] == database_url
-    if TEST_DATABASE_URL is None:
+    if database_url.startswith("sqlite"):
         assert str(tmp_path) in database_url
     assert not create_app({"SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).testing
 
