@@ -19,6 +19,9 @@ class Player(Base):
     username: Mapped[str | None] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(256))
     created_at: Mapped[float]
+    session_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Bumped to revoke every session of this player (log out, register, password change):
+    a session carrying another version is no longer this player's."""
 
 
 class Drill(Base):
