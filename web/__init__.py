@@ -22,11 +22,17 @@ if TYPE_CHECKING:  # Flask loads with the app, not with the ``crib`` command (:m
     from flask import Flask
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, prepare_schema: bool = True
+) -> Flask:
     """Build the app: config, instance folder, database, blueprints.
 
     Config comes from ``test_config`` when given, otherwise from ``instance/config.py`` and the
-    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``).
+    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``). A new, empty database gets the
+    schema; ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
+
+    Raises:
+        web.schema.SchemaError: the database's schema is behind (or unknown).
     """
     from flask import Flask
 
@@ -50,7 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import api, auth, db, errors, pages, photo, practice
 
-    db.init_app(app)
+    db.init_app(app, prepare_schema=prepare_schema)
     errors.init_app(app)
     for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)

@@ -1,9 +1,9 @@
-"""The database: one SQLAlchemy engine per app, a session per request, ``flask init-db``.
+"""The database: one SQLAlchemy engine per app, a session per request.
 
 SQLite (the default, in the instance folder) runs in WAL mode with a busy timeout so that
 several gunicorn workers can share it; any other SQLAlchemy URL (PostgreSQL for several
-servers) works unchanged. The schema is created at start-up with ``create_all``: the tables
-only grow by new tables so far, so there are no migrations yet.
+servers) works unchanged. The schema is versioned by Alembic (:mod:`web.schema`): a new
+database is set up at start-up, one that is behind stops the start until ``crib db upgrade``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import fcntl
 import os
 from collections.abc import Iterator
 
-import click
 from flask import Flask, current_app, g
-from flask.cli import with_appcontext
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from . import schema
 
 
 class Base(DeclarativeBase):
@@ -92,31 +92,20 @@ def close_session(_error: BaseException | None = None) -> None:
         session.close()
 
 
-def init_db(app: Flask) -> None:
-    """Create any missing tables."""
-    from . import models  # noqa: F401  (registers the tables on Base.metadata)
+def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
+    """Give ``app`` an engine and session factory; set up a new database's schema.
 
-    Base.metadata.create_all(app.extensions["crib_engine"])
-
-
-@click.command("init-db")
-@with_appcontext
-def init_db_command() -> None:
-    """Create the tables (also done at every start-up)."""
-    init_db(current_app)
-    url = current_app.extensions["crib_engine"].url.render_as_string(hide_password=True)
-    click.echo(f"Initialized the database at {url}.")  # never the password
-
-
-def init_app(app: Flask) -> None:
-    """Give ``app`` an engine and session factory, create the schema, add ``init-db``."""
+    Raises:
+        web.schema.SchemaError: (with ``prepare_schema``) the database is behind.
+    """
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["crib_engine"] = engine
     database = engine.url.database
     on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
-    app.extensions["crib_write_lock"] = _WriteLock(f"{database}.lock") if on_disk else None
+    lock = _WriteLock(f"{database}.lock") if on_disk else None
+    app.extensions["crib_write_lock"] = lock
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)
-    app.cli.add_command(init_db_command)
-    init_db(app)
+    if prepare_schema:
+        schema.prepare(engine, lock.held if lock else None)
     engine.dispose()  # no connection crosses a gunicorn fork

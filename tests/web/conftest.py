@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
 from sqlalchemy import URL, Engine, make_url
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import TestResponse
@@ -96,6 +96,16 @@ def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterat
         connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture
+def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An instance folder in tmp_path, and no CRIB_* settings in the environment."""
+    folder = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(folder))
+    monkeypatch.delenv("CRIB_SECRET_KEY", raising=False)
+    monkeypatch.delenv("CRIB_DATABASE_URL", raising=False)
+    return folder
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of this test's empty database: a SQLite file, then a PostgreSQL database."""
@@ -120,12 +130,6 @@ def app(database_url: str) -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """A browser with its own cookies (so its own guest)."""
     return app.test_client()
-
-
-@pytest.fixture
-def runner(app: Flask) -> FlaskCliRunner:
-    """The app's command-line runner."""
-    return app.test_cli_runner()
 
 
 class AuthActions:

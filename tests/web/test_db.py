@@ -1,4 +1,4 @@
-"""The database: SQLite pragmas, the schema at start-up, ``flask init-db``."""
+"""The database: SQLite pragmas, the schema at start-up, the write lock."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
 from web import create_app
@@ -27,16 +27,6 @@ def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
         assert db.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.execute(text("PRAGMA busy_timeout")).scalar() == 5000
         assert db.execute(text("PRAGMA foreign_keys")).scalar() == 1
-
-
-def test_init_db_command(runner: FlaskCliRunner, database_url: str) -> None:
-    """``flask init-db`` reports where the database is, with any password masked."""
-    result = runner.invoke(args=["init-db"])
-    assert result.exit_code == 0
-    shown = make_url(database_url).render_as_string(hide_password=True)
-    assert result.output == f"Initialized the database at {shown}.\n"
-    password = make_url(database_url).password
-    assert not password or str(password) not in result.output
 
 
 @pytest.mark.sqlite_only("the write lock is a file beside the SQLite database")

@@ -20,16 +20,6 @@ def test_testing_config(app: Flask, database_url: str, tmp_path: Path) -> None:
     assert not create_app({"SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).testing
 
 
-@pytest.fixture
-def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """An instance folder in tmp_path, and no CRIB_* settings in the environment."""
-    folder = tmp_path / "instance"
-    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(folder))
-    monkeypatch.delenv("CRIB_SECRET_KEY", raising=False)
-    monkeypatch.delenv("CRIB_DATABASE_URL", raising=False)
-    return folder
-
-
 def test_secret_key_is_generated_once_and_kept(instance: Path) -> None:
     """Without a configured key, one is generated in the instance folder and reused."""
     first = create_app()
