@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from . import schema
 
@@ -24,18 +25,39 @@ class Base(DeclarativeBase):
     """The declarative base of every table."""
 
 
-def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
+class DatabaseUnavailable(Exception):
+    """The database cannot be used: a write did not reach it, or it cannot be reached."""
+
+
+_FILE_ID = "crib_sqlite_file"
+"""Key of a SQLite connection's record info: (device, inode) of the file it opened."""
+
+
+def _file_id(path: str) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
+
+
+def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+    database = dbapi_connection.execute("PRAGMA database_list").fetchone()[2]  # type: ignore[attr-defined]
+    if database:  # the file this connection writes to, whatever happens to the path later
+        record.info[_FILE_ID] = _file_id(database)
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys."""
-    engine = create_engine(url)
+    """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys.
+
+    SQL parameters never appear in errors or logs (they hold password hashes); connections to
+    a database server are checked before use, so a restarted server costs no failed request.
+    """
+    server = not url.startswith("sqlite")
+    engine = create_engine(url, hide_parameters=True, pool_pre_ping=server)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -49,8 +71,9 @@ class _WriteLock:
     moment the lock is free. The file is opened per process (after gunicorn forks).
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self.path = f"{database}.lock"
         self._pid = -1
         self._fd = -1
 
@@ -65,16 +88,35 @@ class _WriteLock:
         finally:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
+    def check_written(self, opened: tuple[int, int] | None) -> None:
+        """Raise :class:`DatabaseUnavailable` unless the database file is still the one a
+        connection opened as ``opened``: a file deleted or replaced under a running server
+        takes writes that are lost (its directory deleted, a restore copied over it)."""
+        try:
+            now = _file_id(self.database)
+        except OSError:
+            now = None
+        if opened is None or now != opened:
+            current_app.extensions["crib_engine"].dispose()  # reopen from the path next time
+            raise DatabaseUnavailable(f"the database file {self.database} was removed or replaced")
+
 
 @contextlib.contextmanager
-def write_lock() -> Iterator[None]:
-    """Hold while writing and committing: serializes SQLite writers; a no-op elsewhere."""
+def write_lock(db: Session) -> Iterator[None]:
+    """Hold while writing and committing in ``db``: serializes SQLite writers, then checks that
+    what was committed reached the database file; a no-op elsewhere.
+
+    Raises:
+        DatabaseUnavailable: the SQLite file was deleted or replaced (nothing was stored).
+    """
     lock: _WriteLock | None = current_app.extensions["crib_write_lock"]
     if lock is None:
         yield
-    else:
-        with lock.held():
-            yield
+        return
+    opened = db.connection().info.get(_FILE_ID)
+    with lock.held():
+        yield
+    lock.check_written(opened)
 
 
 def get_session() -> Session:
@@ -102,7 +144,7 @@ def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
     app.extensions["crib_engine"] = engine
     database = engine.url.database
     on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
-    lock = _WriteLock(f"{database}.lock") if on_disk else None
+    lock = _WriteLock(database) if on_disk and database else None
     app.extensions["crib_write_lock"] = lock
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)

@@ -69,7 +69,7 @@ def postgres_server() -> Iterator[URL]:
 
 
 @pytest.fixture(scope="session")
-def _postgres_admin(postgres_server: URL) -> Iterator[Engine]:
+def postgres_admin(postgres_server: URL) -> Iterator[Engine]:
     """An autocommit engine on the server's maintenance database, to create databases."""
     engine = make_engine(postgres_server.render_as_string(hide_password=False))
     admin = engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -85,7 +85,7 @@ def _postgres_admin(postgres_server: URL) -> Iterator[Engine]:
 @pytest.fixture
 def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterator[str]:
     """A new, empty PostgreSQL database for this test; dropped afterwards."""
-    admin: Engine = request.getfixturevalue("_postgres_admin")
+    admin: Engine = request.getfixturevalue("postgres_admin")
     name = f"crib_test_{uuid.uuid4().hex[:12]}"
     with admin.connect() as connection:
         fast = connection.dialect.server_version_info >= (15,)  # no WAL for a throwaway copy

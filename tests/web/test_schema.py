@@ -38,7 +38,7 @@ def engine(database_url: str) -> Any:
 
 def _lock(database_url: str) -> Any:
     url = make_url(database_url)
-    return _WriteLock(f"{url.database}.lock").held if url.get_backend_name() == "sqlite" else None
+    return _WriteLock(str(url.database)).held if url.get_backend_name() == "sqlite" else None
 
 
 def _upgrade_cli(database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> str:
