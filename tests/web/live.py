@@ -46,10 +46,12 @@ class LivePlayer:
         finally:
             connection.close()
 
-    def play(self, rounds: int) -> None:
-        """Deal and answer ``rounds`` drills, going round the servers; never raises on a
-        server that is down."""
+    def play(self, rounds: int, stop: threading.Event | None = None) -> None:
+        """Deal and answer ``rounds`` drills (or until ``stop`` is set), going round the
+        servers; never raises on a server that is down."""
         for n in range(rounds):
+            if stop is not None and stop.is_set():
+                return
             port = self.ports[n % len(self.ports)]
             try:
                 drill = self._request(port, "GET", "/api/drills/next?kind=hand")
