@@ -132,7 +132,8 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with dense index ``index`` (0…51).
 
-        :raises InvalidCardError: if the index is out of range.
+        Raises:
+            InvalidCardError: if the index is out of range.
         """
         if not 0 <= index < 52:
             raise InvalidCardError(f"card index out of range 0-51: {index!r}")
@@ -142,7 +143,8 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Parse one card as a player types it: ``5H``, ``5h``, ``5♥``, ``10D``, ``TD``.
 
-        :raises InvalidCardError: naming the bad rank or suit.
+        Raises:
+            InvalidCardError: naming the bad rank or suit.
 
         >>> Card.parse("1H")
         Traceback (most recent call last):
@@ -188,7 +190,8 @@ _SEPARATORS = re.compile(r"[\s,;\-–]+")
 def as_card(card: CardLike) -> Card:
     """Return ``card`` as a :class:`Card`, parsing it if it is a string.
 
-    :raises InvalidCardError: for anything that is not a card.
+    Raises:
+        InvalidCardError: for anything that is not a card.
     """
     if type(card) is Card:
         return card
@@ -209,8 +212,9 @@ def split_tokens(text: str) -> list[str]:
 def parse_cards(text: str | Iterable[CardLike]) -> list[Card]:
     """Parse several cards (``"5H 5D 5C JS"`` or a list of tokens), checking duplicates.
 
-    :raises InvalidCardError: for a bad token.
-    :raises DuplicateCardError: for a card given twice.
+    Raises:
+        InvalidCardError: for a bad token.
+        DuplicateCardError: for a card given twice.
     """
     tokens = split_tokens(text) if isinstance(text, str) else list(text)
     cards = [as_card(t) for t in tokens]
@@ -232,7 +236,8 @@ def check_distinct(cards: Sequence[Card]) -> None:
 def parse_rank(token: str) -> Rank:
     """Parse a rank alone (``5``, ``10``, ``T``, ``J``, ``a``).
 
-    :raises InvalidCardError: for an unknown rank.
+    Raises:
+        InvalidCardError: for an unknown rank.
     """
     rank = _RANK_TOKENS.get(token.strip().upper())
     if rank is None:

@@ -122,7 +122,8 @@ class Deal:
     def breakdown(self) -> Breakdown:
         """The engine's score of a hand or crib drill.
 
-        :raises ValueError: for pegging and discard drills.
+        Raises:
+            ValueError: for pegging and discard drills.
         """
         if self.starter is None:
             raise ValueError(f"a {self.kind} drill has no show to score")
@@ -131,7 +132,8 @@ class Deal:
     def peg_items(self) -> tuple[ScoreItem, ...]:
         """What the card just played pegs, from the engine.
 
-        :raises ValueError: for drills other than pegging.
+        Raises:
+            ValueError: for drills other than pegging.
         """
         if self.played is None:
             raise ValueError(f"a {self.kind} drill has no card played")
@@ -158,7 +160,8 @@ class Deal:
     def from_json(cls, data: Mapping[str, Any]) -> Deal:
         """Rebuild a deal from :meth:`to_json`.
 
-        :raises ValueError: for an unknown kind or bad cards.
+        Raises:
+            ValueError: for an unknown kind or bad cards.
         """
         kind = data.get("kind")
         if kind == "pegging":
@@ -259,7 +262,8 @@ def deal(
     The same ``rng`` state always gives the same deal. When no deal with the focus turns up in
     a few thousand tries, the focus is dropped, then the difficulty.
 
-    :raises CribbageError: for an unknown kind, or a focus that cannot come up in this kind.
+    Raises:
+        CribbageError: for an unknown kind, or a focus that cannot come up in this kind.
     """
     if kind not in KINDS:
         raise CribbageError(f"unknown drill kind {kind!r} (use one of: {', '.join(KINDS)})")

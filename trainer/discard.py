@@ -121,8 +121,10 @@ def analyze_discards(
 ) -> list[DiscardOption]:
     """Every discard of a deal with its exact expected points, best first.
 
-    :raises HandSizeError: when the deal is not ``rules.dealt`` cards.
-    :raises InvalidCardError, DuplicateCardError: for bad cards.
+    Raises:
+        HandSizeError: when the deal is not ``rules.dealt`` cards.
+        InvalidCardError: for a token that is not a card.
+        DuplicateCardError: for a card given twice.
     """
     cards = parse_cards(deal)
     if len(cards) != rules.dealt:

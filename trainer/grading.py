@@ -105,7 +105,8 @@ def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     the verdict name exactly the kinds missed or over-counted; for a discard it is
     ``{"discard": ["7H", "8C"]}``.
 
-    :raises InvalidAnswerError: for a missing, malformed or impossible answer, naming the problem.
+    Raises:
+        InvalidAnswerError: for a missing, malformed or impossible answer, naming the problem.
     """
     if deal.kind == "discard":
         return _grade_discard(deal, answer)
@@ -174,8 +175,10 @@ def _grade_count(items: tuple[ScoreItem, ...], points: int, present: frozenset[C
 def _grade_by_kind(
     items: tuple[ScoreItem, ...], claims: dict[Kind, int], present: frozenset[Category]
 ) -> Grade:
-    """Kind by kind: what was missed is explained within its kind; only wrong kinds count as
-    missed categories."""
+    """Grade a count by kind: each kind's shortfall is explained within that kind.
+
+    Only the kinds counted wrong count as missed categories.
+    """
     rows: list[tuple[Kind, int, int]] = []
     missed: list[ScoreItem] = []
     wrong: set[Category] = set()

@@ -26,7 +26,8 @@ def score_peg(pile: Sequence[CardLike], card: CardLike) -> tuple[ScoreItem, ...]
     Scores 15 and 31 (2 each), pairs (2), pairs royal (6), double pairs royal (12) among the
     last cards played, and runs of 3 to 7 in any order among the last cards played.
 
-    :raises IllegalPlayError: if the count would pass 31.
+    Raises:
+        IllegalPlayError: if the count would pass 31.
 
     >>> [str(i) for i in score_peg(["6H", "4D", "3C"], "3S")]
     ['pair 3♣ 3♠ for 2']
@@ -128,7 +129,8 @@ def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
     A go scores 1 for whoever played the last card, and the count restarts with the other
     player. With ``end=True`` the final card also pegs one for last card (not on 31).
 
-    :raises IllegalPlayError: for a card that would pass 31, or a go with nothing played.
+    Raises:
+        IllegalPlayError: for a card that would pass 31, or a go with nothing played.
 
     >>> pegs = score_sequence(["10H", "KD", "9C", "go", "5S"], end=True)
     >>> [(p.card and str(p.card), p.points) for p in pegs]
@@ -169,8 +171,9 @@ def play_out(
     31 says go and the other plays on; a player who can play must. When every card is played
     the last one pegs one for last card (not on 31). Player 0 is the pone, 1 the dealer.
 
-    :raises IllegalPlayError: for a card out of turn or past 31, or a card in neither hand.
-    :raises HandSizeError: when the hands differ in size.
+    Raises:
+        IllegalPlayError: for a card out of turn or past 31, or a card in neither hand.
+        HandSizeError: when the hands differ in size.
 
     >>> pegs = play_out("10H 9C 5D 2S", "JD 6C 4H AS", "10H JD 9C AS 5D 4H 2S 6C")
     >>> [(p.player, [i.kind.value for i in p.items]) for p in pegs if p.points]

@@ -57,7 +57,8 @@ RULESETS: dict[str, RuleSet] = {r.name: r for r in (SIX_CARD, FIVE_CARD, THREE_H
 def get_rules(name: str) -> RuleSet:
     """Look up a rule set by name.
 
-    :raises UnknownRulesError: naming the known rule sets.
+    Raises:
+        UnknownRulesError: naming the known rule sets.
     """
     try:
         return RULESETS[name]

@@ -200,9 +200,10 @@ def score_show(
 
     Cards may be :class:`Card` objects or strings such as ``"5H"``.
 
-    :raises InvalidCardError: for a token that is not a card.
-    :raises DuplicateCardError: for a card given twice.
-    :raises HandSizeError: when the hand has the wrong number of cards for the rule set.
+    Raises:
+        InvalidCardError: for a token that is not a card.
+        DuplicateCardError: for a card given twice.
+        HandSizeError: when the hand has the wrong number of cards for the rule set.
 
     >>> score_show(["5H", "5D", "JS", "QC"], "5C", crib=True).total
     20
@@ -327,8 +328,9 @@ def score_ranks(
     Every suit assignment is scored with :func:`score_show`; the least total is certain, and
     each flush or nobs that some assignment allows is listed with its condition.
 
-    :raises InvalidCardError: for an unknown rank.
-    :raises HandSizeError: for the wrong number of ranks, or more than four of a rank.
+    Raises:
+        InvalidCardError: for an unknown rank.
+        HandSizeError: for the wrong number of ranks, or more than four of a rank.
     """
     ranks = [_as_rank(r) for r in (split_tokens(hand) if isinstance(hand, str) else hand)]
     turned = _as_rank(starter)

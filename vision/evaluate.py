@@ -55,12 +55,12 @@ class SubsetScore:
 
     @property
     def precision(self) -> float:
-        """tp / (tp + fp)."""
+        """Precision: tp / (tp + fp)."""
         return self.tp / max(1, self.tp + self.fp)
 
     @property
     def recall(self) -> float:
-        """tp / (tp + fn)."""
+        """Recall: tp / (tp + fn)."""
         return self.tp / max(1, self.tp + self.fn)
 
     @property

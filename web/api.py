@@ -57,8 +57,10 @@ def openapi() -> dict[str, Any]:
 
 @bp.post("/score")
 def score() -> dict[str, Any]:
-    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``, and
-    optionally ``"rules": "five-card"`` (six-card by default)."""
+    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``.
+
+    ``"rules": "five-card"`` picks another rule set (six-card by default).
+    """
     data = _json_body()
     hand, starter = data.get("hand"), data.get("starter")
     if not isinstance(hand, list) or not isinstance(starter, str):
@@ -92,8 +94,11 @@ def next_drill() -> dict[str, Any]:
 
 @bp.post("/drills/<int:drill_id>/answer")
 def answer(drill_id: int) -> dict[str, Any]:
-    """Answer a drill once: ``{"points": 12}``, ``{"by_kind": {"fifteen": 6, ...}}`` or
-    ``{"discard": ["7H", "8C"]}``; ``"muggins": true`` adds what the opponent takes."""
+    """Answer a drill once: ``{"points": 12}``, ``{"by_kind": {...}}`` or ``{"discard": [...]}``.
+
+    ``by_kind`` counts kind by kind (``{"fifteen": 6, ...}``), ``discard`` names the two cards
+    thrown (``["7H", "8C"]``); ``"muggins": true`` adds what the opponent takes.
+    """
     data = _json_body()
     muggins = _flag(data, "muggins")
     db = get_session()

@@ -1,7 +1,7 @@
-"""The web trainer's subcommands of ``crib`` (assembled by :mod:`crib.cli`): ``serve`` and
-``db upgrade``.
+"""The web trainer's subcommands of ``crib``: ``serve`` and ``db upgrade``.
 
-Flask, gunicorn and Alembic are imported when a command runs, not when ``crib`` starts.
+:mod:`crib.cli` assembles them. Flask, gunicorn and Alembic are imported when a command runs,
+not when ``crib`` starts.
 """
 
 from __future__ import annotations

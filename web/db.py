@@ -89,9 +89,14 @@ class _WriteLock:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def check_written(self, opened: tuple[int, int] | None) -> None:
-        """Raise :class:`DatabaseUnavailable` unless the database file is still the one a
-        connection opened as ``opened``: a file deleted or replaced under a running server
-        takes writes that are lost (its directory deleted, a restore copied over it)."""
+        """Check that the database file is still the one a connection opened as ``opened``.
+
+        A file deleted or replaced under a running server takes writes that are lost (its
+        directory deleted, a restore copied over it).
+
+        Raises:
+            DatabaseUnavailable: the file is gone or another one (the pool is reopened).
+        """
         try:
             now = _file_id(self.database)
         except OSError:
@@ -103,8 +108,9 @@ class _WriteLock:
 
 @contextlib.contextmanager
 def write_lock(db: Session) -> Iterator[None]:
-    """Hold while writing and committing in ``db``: serializes SQLite writers, then checks that
-    what was committed reached the database file; a no-op elsewhere.
+    """Hold while writing and committing in ``db``; a no-op but on a SQLite file.
+
+    Serializes SQLite writers, then checks that what was committed reached the database file.
 
     Raises:
         DatabaseUnavailable: the SQLite file was deleted or replaced (nothing was stored).

@@ -32,8 +32,10 @@ def _wants_json() -> bool:
 
 
 def handle_http(error: HTTPException) -> ResponseReturnValue:
-    """A 4xx/5xx from ``abort`` or routing: its description as ``{"error": ...}`` or a page,
-    with the error's headers (``Allow`` on a 405, ``Retry-After`` on a 503)."""
+    """Answer a 4xx/5xx from ``abort`` or routing: ``{"error": ...}`` or a page.
+
+    The error's headers come along (``Allow`` on a 405, ``Retry-After`` on a 503).
+    """
     code = error.code or 500
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]  # Allow…
     if _wants_json():
@@ -53,8 +55,10 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
 
 
 def _database_unavailable(error: Exception) -> bool:
-    """Whether ``error`` says the database cannot be used (down, unreachable, read-only, its
-    file gone) rather than that a statement is wrong."""
+    """Whether ``error`` says the database cannot be used, rather than a statement is wrong.
+
+    Down, unreachable, read-only, its file gone.
+    """
     if isinstance(error, DatabaseUnavailable):
         return True
     if not isinstance(error, DBAPIError):
@@ -72,8 +76,9 @@ def _database_unavailable(error: Exception) -> bool:
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
-    """Anything else: logged, and a 500 without internals; a 503 in players' words when the
-    database cannot be used (nothing was stored, so nothing is acknowledged).
+    """Anything else: logged, and a 500 without internals; a 503 if the database is unusable.
+
+    The 503 says in players' words that nothing was stored (so nothing is acknowledged).
 
     HTTP errors never get here: Flask picks the most specific handler, :func:`handle_http`.
     """

@@ -44,9 +44,10 @@ def _is_rank(token: str) -> bool:
 
 
 def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
-    """Score typed cards: ``5H 5D 5C JS`` with the starter in its own box, after a bar
-    (``5H 5D 5C JS | 5S``) or last; ranks alone (``5 5 5 J``, starter ``5``) give what is
-    certain and what the suits could add.
+    """Score typed cards: ``5H 5D 5C JS`` with the starter in its own box, after a bar or last.
+
+    The bar form is ``5H 5D 5C JS | 5S``; ranks alone (``5 5 5 J``, starter ``5``) give what
+    is certain and what the suits could add.
 
     Returns ``{"breakdown": Breakdown}`` or, for ranks alone, ``{"ranks": RankOnlyScore}``.
 
@@ -108,8 +109,10 @@ def score() -> tuple[str, int]:
 
 
 def _play(play: str, pone: str, dealer: str, end: bool) -> list[Peg]:
-    """Score a play typed as cards in order; with both hands the goes are found and every
-    card and typed go checked (``trainer.pegging.play_out``), else ``go`` marks them.
+    """Score a play typed as cards in order.
+
+    With both hands the goes are found and every card and typed go is checked
+    (``trainer.pegging.play_out``); without them ``go`` marks the goes.
 
     Raises:
         CribbageError: for bad cards, an illegal play, or only one hand given.
@@ -133,8 +136,10 @@ def _play(play: str, pone: str, dealer: str, end: bool) -> list[Peg]:
 
 @bp.get("/score/pegging")
 def score_pegging() -> tuple[str, int]:
-    """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating; with
-    ``pone=...&dealer=...`` (both hands) the goes are found and every card is checked."""
+    """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating.
+
+    With ``pone=...&dealer=...`` (both hands) the goes are found and every card is checked.
+    """
     play = request.args.get("play", "")
     pone = request.args.get("pone", "")
     dealer = request.args.get("dealer", "")

@@ -49,8 +49,11 @@ def head() -> str:
 
 
 def revision_of(connection: Connection) -> str | None:
-    """The database's revision; ``None`` for a new database, and for one made before
-    migrations (tell them apart with :func:`has_tables`)."""
+    """The database's revision.
+
+    ``None`` for a new database, and for one made before migrations (tell them apart with
+    :func:`has_tables`).
+    """
     return MigrationContext.configure(connection).get_current_revision()
 
 
@@ -92,8 +95,9 @@ def upgrade(engine: Engine, lock: Callable[[], AbstractContextManager[None]] | N
 
 
 def prepare(engine: Engine, lock: Callable[[], AbstractContextManager[None]] | None = None) -> None:
-    """Check the database at start-up: a new, empty one is upgraded; one at the latest revision
-    is used as it is.
+    """Check the database at start-up; a new, empty one is upgraded.
+
+    One at the latest revision is used as it is.
 
     Raises:
         SchemaError: the database is behind (run ``crib db upgrade``), or at a revision this

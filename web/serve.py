@@ -60,8 +60,10 @@ def serve(host: str, port: int, workers: int) -> None:
 
 
 def _warm_up() -> None:
-    """Build the engine's lazily built score tables once, so the forked workers share them
-    instead of each paying for them on its first request."""
+    """Build the engine's lazily built score tables once, before the workers fork.
+
+    The forked workers share them instead of each paying for them on its first request.
+    """
     score_show(["5H", "5D", "5C", "JS"], "5S")
     analyze_discards(["5H", "5D", "5C", "JS", "7H", "8C"], dealer=True)
 
@@ -81,12 +83,14 @@ def spawn(
     timeout: float = 30.0,
     database_url: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """:func:`serve` on 127.0.0.1:``port`` in a subprocess, with its database at
-    ``database_url`` (by default ``folder/trainer.sqlite``) and its output in
-    ``folder/server.log``; returns once it answers.
+    """Run :func:`serve` on 127.0.0.1:``port`` in a subprocess; return once it answers.
 
-    :raises RuntimeError: with the server's log, when it exits or does not answer within
-        ``timeout`` seconds (it is killed).
+    Its database is ``database_url`` (by default ``folder/trainer.sqlite``) and its output goes
+    to ``folder/server.log``.
+
+    Raises:
+        RuntimeError: with the server's log, when it exits or does not answer within
+            ``timeout`` seconds (it is killed).
     """
     env = {
         **os.environ,

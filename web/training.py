@@ -108,7 +108,8 @@ def deal_next(
     In practice a missed deal that is due comes back first; otherwise the deal aims at the
     player's weak spots (:func:`trainer.weak_spots.choose_focus`).
 
-    :raises sqlalchemy.exc.IntegrityError: when the player does not exist.
+    Raises:
+        sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     rng = rng or random.Random()
     due = _due_review(db, player_id, kind) if mode == "practice" else None
@@ -147,7 +148,8 @@ def get_drill(db: Session, drill_id: int) -> Row[Any] | None:
 def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
     """The player's drills for the daily challenge of ``date``, dealt on first visit.
 
-    :raises sqlalchemy.exc.IntegrityError: when the player does not exist.
+    Raises:
+        sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     query = select(DRILLS).where(DRILLS.c.player_id == player_id, DRILLS.c.daily_date == date)
     existing = list(db.execute(query.order_by(DRILLS.c.position)))
@@ -166,8 +168,10 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
 
 @functools.lru_cache(maxsize=4)
 def _daily_deals(date: str) -> tuple[Deal, ...]:
-    """The daily challenge's deals: the same for every player, so dealt once per date (the
-    API opens yesterday's, today's and tomorrow's)."""
+    """The daily challenge's deals: the same for every player, so dealt once per date.
+
+    The API opens yesterday's, today's and tomorrow's.
+    """
     return tuple(dealing.daily(date))
 
 
@@ -178,11 +182,14 @@ def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
 
 
 def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[Grade, float]:
-    """Grade ``given`` against the engine, store it with the tallies, commit; return the
-    verdict and the seconds the answer took.
+    """Grade ``given`` against the engine, store it with the tallies and commit.
 
-    :raises InvalidAnswerError: for a malformed answer (nothing is stored).
-    :raises sqlalchemy.exc.IntegrityError: when the drill already has an answer.
+    Returns:
+        The verdict and the seconds the answer took.
+
+    Raises:
+        InvalidAnswerError: for a malformed answer (nothing is stored).
+        sqlalchemy.exc.IntegrityError: when the drill already has an answer.
     """
     verdict = grade(Deal.from_json(drill.deal), given)
     now = time.time()
@@ -223,7 +230,8 @@ def _shown_for(given: dict[str, Any]) -> float:
     The server's clock runs from the deal; a daily challenge is dealt all at once, so the
     page's own timer is what separates its six answers. It can only shorten the server's.
 
-    :raises InvalidAnswerError: when ``"seconds"`` is given but is not a number.
+    Raises:
+        InvalidAnswerError: when ``"seconds"`` is given but is not a number.
     """
     shown = given.get("seconds")
     if shown is None:

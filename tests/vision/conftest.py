@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared import shared_path
 from vision import CACHE_DIR
 from vision.synth.faces import Deck, load_decks, procedural_deck
-
-REAL = Path(__file__).resolve().parents[3] / "shared/data/real-cards"
 
 
 @pytest.fixture(scope="session")
@@ -30,9 +29,5 @@ def decks(proc_faces: Path) -> list[Deck]:
 
 @pytest.fixture(scope="session")
 def real_dir() -> Path:
-    """The shared real-photo evaluation set (skips when absent)."""
-    if not (REAL / "labels.json").exists():
-        pytest.skip(
-            f"real photo set not found at {REAL} (expected ../shared beside the repository)"
-        )
-    return REAL
+    """The shared real-photo evaluation set; a test using it fails when it is missing."""
+    return shared_path("data/real-cards/labels.json").parent

@@ -1,0 +1,124 @@
+"""README.md's examples run as written: its ``python`` blocks as doctests, and every ``$``
+command of its ``console`` blocks in bash, its printed output compared with what follows it.
+
+``crib`` runs as ``python -m crib`` from this checkout. ``...`` in an expected output stands for
+any text (doctest's ELLIPSIS), as the README uses it for long output. The camera examples read
+``photo.jpg`` and ``photo2.jpg``: shared real photos (the first is the one they were taken from),
+linked into the command's folder. Blank lines after an output only separate examples.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from tests.shared import shared_path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+PHOTOS = {
+    "photo.jpg": "data/real-cards/images/edje_train_IMG_2611.jpg",
+    "photo2.jpg": "data/real-cards/images/edje_train_IMG_2612.jpg",
+}
+"""Files the examples name, as paths under ../shared."""
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+"""A fenced block: its language and its text."""
+
+
+class Example(NamedTuple):
+    """One README command and the output printed under it."""
+
+    line: int
+    command: str
+    output: str
+
+
+def fenced_blocks(language: str) -> list[tuple[int, str]]:
+    """The README's fenced blocks in ``language``: the line each text starts on, and the text."""
+    text = README.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, match.start(2)) + 1, match.group(2))
+        for match in FENCE.finditer(text)
+        if match.group(1) == language
+    ]
+
+
+def console_examples() -> list[Example]:
+    """Each ``$ command`` of the console blocks with the lines up to the next command."""
+    examples: list[Example] = []
+    for start, text in fenced_blocks("console"):
+        for offset, line in enumerate(text.splitlines()):
+            if line.startswith("$ "):
+                examples.append(Example(start + offset, line[2:], ""))
+            elif not examples or examples[-1].line < start:
+                raise AssertionError(f"README.md:{start + offset}: output before any command")
+            else:
+                examples[-1] = examples[-1]._replace(output=examples[-1].output + line + "\n")
+    return [
+        e._replace(output=e.output.rstrip("\n") + "\n" if e.output.strip() else "")
+        for e in examples
+    ]
+
+
+EXAMPLES = console_examples()
+CHECKER = doctest.OutputChecker()
+
+
+def test_readme_has_examples() -> None:
+    """The parsing above finds the README's commands (so the tests below are not vacuous)."""
+    commands = [example.command.split()[0] for example in EXAMPLES]
+    assert len(commands) >= 10 and set(commands) <= {"crib", "printf"}
+    assert len(fenced_blocks("python")) >= 1
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"README.md:{e.line}")
+def test_console_example(example: Example, tmp_path: Path) -> None:
+    """The command prints what the README shows under it (standard error included)."""
+    for name, photo in PHOTOS.items():
+        if name in example.command:
+            (tmp_path / name).symlink_to(shared_path(photo))
+    script = f'crib() {{ "{sys.executable}" -m crib "$@"; }}\n{example.command}\n'
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        ["bash", "-c", script],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Traceback" not in result.stdout, result.stdout
+    if example.output:
+        assert CHECKER.check_output(example.output, result.stdout, doctest.ELLIPSIS), (
+            f"README.md:{example.line}: $ {example.command}\n"
+            f"--- README shows:\n{example.output}--- the command printed:\n{result.stdout}"
+        )
+    else:  # shown without output: it must at least succeed and print something
+        assert result.returncode == 0 and result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    "start, text",
+    fenced_blocks("python"),
+    ids=lambda v: f"README.md:{v}" if isinstance(v, int) else "",
+)
+def test_python_example(start: int, text: str) -> None:
+    """A ``python`` block runs as a doctest."""
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), start - 1)
+    assert test.examples, f"README.md:{start}: a python block without >>> examples"
+    reports: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=reports.append)
+    assert runner.failures == 0, "".join(reports)
