@@ -155,16 +155,25 @@ def slow_loris(port: int, stop: threading.Event) -> None:
 
 
 def guess_passwords(port: int, stop: threading.Event, tries: list[int]) -> None:
-    """Log in as one player with wrong passwords, as fast as the server answers."""
+    """Log in as one player with wrong passwords, as fast as the server answers, as a browser
+    would (the log-in page's cookie and form token, when it has one, sent back)."""
+    import http.cookiejar
+
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    login = f"http://127.0.0.1:{port}/auth/login"
     n = 0
+    token: re.Match[str] | None = None
     while not stop.is_set():
-        form = urllib.parse.urlencode({"username": "alice", "password": f"guess{n:08d}"})
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/auth/login", data=form.encode(), method="POST"
-        )
-        request.add_header("Origin", f"http://127.0.0.1:{port}")
         with contextlib.suppress(OSError):  # 401, 429 (rate limited) and resets alike
-            urllib.request.urlopen(request, timeout=10).close()
+            if n % 20 == 0:  # a fresh form now and then
+                page = opener.open(login, timeout=10).read().decode()
+                token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+            form = {"username": "alice", "password": f"guess{n:08d}"}
+            if token:
+                form["csrf_token"] = token.group(1)
+            opener.open(login, data=urllib.parse.urlencode(form).encode(), timeout=10).close()
         n += 1
         tries[0] = n
 

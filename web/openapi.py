@@ -208,10 +208,12 @@ def _errors(*codes: int) -> dict[str, Schema]:
     """Error replies: ``{"error": "..."}`` in players' words."""
     meaning = {
         400: "Bad input, named in the message",
-        403: "The drill was dealt to another player",
+        403: "Refused: a drill dealt to another player, or a request another site's page made",
         404: "No such drill",
         409: "The drill is already answered",
         413: "The body is too large",
+        415: "Not a JSON body",
+        429: "Too many new players from one address: keep the cookie, or wait (Retry-After)",
         503: "The database (or, for photos, the card reader) is unavailable: nothing was stored",
     }
     return {str(code): _reply("Error", meaning[code]) for code in (*codes, 503)}
@@ -244,7 +246,7 @@ PATHS: dict[str, Schema] = {
                     "rules",
                 )
             ),
-            "responses": {"200": _reply("Score", "The score"), **_errors(400, 413)},
+            "responses": {"200": _reply("Score", "The score"), **_errors(400, 403, 413, 415)},
         }
     },
     "/api/pegging": {
@@ -254,7 +256,10 @@ PATHS: dict[str, Schema] = {
             "requestBody": _body(
                 _object({"play": _array(STRING, minItems=1), "end": BOOLEAN}, "end")
             ),
-            "responses": {"200": _reply("Pegging", "Each card's points"), **_errors(400, 413)},
+            "responses": {
+                "200": _reply("Pegging", "Each card's points"),
+                **_errors(400, 403, 413, 415),
+            },
         }
     },
     "/api/drills/next": {
@@ -266,7 +271,7 @@ PATHS: dict[str, Schema] = {
                 _query("difficulty", [d.value for d in Difficulty], "standard"),
                 _query("mode", ["practice", "sprint"], "practice"),
             ],
-            "responses": {"200": _reply("Drill", "The drill"), **_errors(400)},
+            "responses": {"200": _reply("Drill", "The drill"), **_errors(400, 429)},
         }
     },
     "/api/drills/{drill_id}/answer": {
@@ -277,7 +282,7 @@ PATHS: dict[str, Schema] = {
             "requestBody": _body("Answer"),
             "responses": {
                 "200": _reply("Verdict", "The verdict"),
-                **_errors(400, 403, 404, 409, 413),
+                **_errors(400, 403, 404, 409, 413, 415),
             },
         }
     },
@@ -294,7 +299,7 @@ PATHS: dict[str, Schema] = {
                     "schema": {"type": "string"},
                 }
             ],
-            "responses": {"200": _reply("Daily", "The day's challenge"), **_errors(400)},
+            "responses": {"200": _reply("Daily", "The day's challenge"), **_errors(400, 429)},
         }
     },
     "/api/read": {
@@ -317,7 +322,7 @@ PATHS: dict[str, Schema] = {
                     }
                 },
             },
-            "responses": {"200": _reply("Reading", "The cards read"), **_errors(400, 413)},
+            "responses": {"200": _reply("Reading", "The cards read"), **_errors(400, 403, 413)},
         }
     },
 }
