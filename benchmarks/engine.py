@@ -12,10 +12,11 @@ from collections.abc import Callable
 import numpy as np
 
 from trainer import DECK, score_show
-from trainer.discard import analyze_discards
+from trainer.discard import CRIB_MODELS, analyze_discards
 from trainer.show import rank_points_table
 from trainer.stats import score_distribution
 from trainer.tables import combinations, rank_points_array, score_batch
+from trainer.throws import throw_model
 
 
 def _best_of(runs: int, job: Callable[[], object]) -> float:
@@ -57,9 +58,18 @@ def main() -> None:
         what = "crib" if crib else "hand"
         print(f"full {what} distribution (12,994,800 deals): {seconds:.3f} s  [<= 1 s]")
 
+    start = time.perf_counter()
+    throw_model()
+    print(f"one-time throw model (crib weights): {time.perf_counter() - start:.3f} s")
     six = [rng.sample(DECK, 6) for _ in range(300)]
-    seconds = _best_of(1, lambda: [analyze_discards(d, dealer=True) for d in six])
-    print(f"exact discard analysis, six-card deal: {1000 * seconds / len(six):.2f} ms  [<= 10 ms]")
+    for model in CRIB_MODELS:
+        seconds = _best_of(
+            3, lambda model=model: [analyze_discards(d, dealer=True, crib_model=model) for d in six]
+        )
+        print(
+            f"exact discard analysis, six-card deal, {model} crib: "
+            f"{1000 * seconds / len(six):.2f} ms  [<= 10 ms]"
+        )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from .items import Kind as Kind
 from .items import ScoreItem as ScoreItem
 from .pegging import play_out as play_out
 from .pegging import score_peg as score_peg
+from .pegging import score_play as score_play
 from .pegging import score_sequence as score_sequence
 from .rules import FIVE_CARD as FIVE_CARD
 from .rules import FOUR_HAND as FOUR_HAND

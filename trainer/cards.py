@@ -245,6 +245,90 @@ def parse_rank(token: str) -> Rank:
     return rank
 
 
+def is_rank_only(tokens: Iterable[str]) -> bool:
+    """Whether every token is a rank alone (``5``, ``J``), as the rule books write hands.
+
+    >>> is_rank_only(["5", "5", "J", "10"]), is_rank_only(["5", "JS"])
+    (True, False)
+    """
+    try:
+        for token in tokens:
+            parse_rank(token)
+    except InvalidCardError:
+        return False
+    return True
+
+
+def split_show(
+    text: str,
+    starter: str | None = None,
+    *,
+    size: int,
+    crib: bool = False,
+    starter_place: str = "with --starter",
+) -> tuple[list[str], str]:
+    """Split typed cards into the hand's (or crib's) tokens and the starter's, before parsing.
+
+    The starter is given apart (``starter``), after a bar (``5H 5D 5C JS | 5S``) or last. A
+    wrong count is told in players' words: a missing starter, a starter given twice, a hand of
+    the wrong size.
+
+    Args:
+        text: the cards as typed.
+        starter: the starter given apart, if any (blank counts as not given).
+        size: cards in the hand or crib (``RuleSet.show_size``).
+        crib: whether a crib is scored (for the messages).
+        starter_place: where else the starter can be given, for the messages.
+
+    Returns:
+        The hand's tokens and the starter's token.
+
+    Raises:
+        InvalidCardError: for a token that is neither a card nor a rank.
+        HandSizeError: for a missing, doubled or extra starter, or the wrong number of cards.
+
+    >>> split_show("5H 5D 5C JS | 5S", size=4)
+    (['5H', '5D', '5C', 'JS'], '5S')
+    >>> split_show("5 5 5 J", "5", size=4)
+    (['5', '5', '5', 'J'], '5')
+    """
+    what = "crib" if crib else "hand"
+    hand_text, bar, after_bar = text.partition("|")
+    apart = split_tokens(starter or "")
+    if bar and apart:
+        raise HandSizeError(
+            f"the starter is given twice: give it after '|' or {starter_place}, not both"
+        )
+    tokens = split_tokens(hand_text)
+    starters = split_tokens(after_bar) if bar else apart
+    for token in (*tokens, *starters):  # a bad card is named before the count is
+        if not is_rank_only([token]):
+            Card.parse(token)
+    if len(starters) > 1:
+        raise HandSizeError(f"give one starter card, not {len(starters)}")
+    if not tokens:
+        raise HandSizeError(f"no cards given: a {what} is {size} cards and a starter")
+    if starters:
+        if len(tokens) == size + 1:
+            raise HandSizeError(
+                f"the starter is given twice: {tokens[-1]} last and {starters[0]} "
+                f"{'after |' if bar else starter_place}; a {what} is {size} cards and a starter"
+            )
+        if len(tokens) != size:
+            raise HandSizeError(
+                f"a {what} is {size} cards and a starter: got {len(tokens)} cards and a starter"
+            )
+        return tokens, starters[0]
+    if len(tokens) == size:
+        raise HandSizeError(
+            f"the starter is missing: a {what} is {size} cards and a starter, got {size} cards "
+            f"(type the starter last, after '|', or {starter_place})"
+        )
+    if len(tokens) != size + 1:
+        raise HandSizeError(f"a {what} is {size} cards and a starter: got {len(tokens)} cards")
+    return tokens[:-1], tokens[-1]
+
+
 def parse_deal(text: str) -> tuple[list[Card], Card | None]:
     """Parse ``"5H 5D 5C JS | 5S"`` into the hand and the starter after the bar.
 

@@ -15,53 +15,30 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 from .cards import (
-    Card,
     as_card,
     check_distinct,
-    parse_deal,
-    parse_rank,
+    is_rank_only,
+    parse_cards,
+    split_show,
     split_tokens,
 )
-from .discard import analyze_discards
-from .errors import CribbageError, HandSizeError, InvalidCardError
-from .pegging import GO, play_out, score_sequence
+from .discard import CRIB_MODELS, DiscardOption, analyze_discards
+from .errors import CribbageError
+from .items import Kind
+from .pegging import score_play
 from .rules import RULESETS, RuleSet, get_rules
 from .show import Breakdown, score_ranks, score_show
 from .stats import score_distribution
 
 
-def _is_rank_only(tokens: Sequence[str]) -> bool:
-    """Whether every token is a rank alone (``5``, ``J``), as the rule books write hands."""
-    try:
-        for token in tokens:
-            parse_rank(token)
-    except InvalidCardError:
-        return False
-    return True
-
-
-def _split_deal(text: str, starter: str | None) -> tuple[list[Card], Card]:
-    hand, turned = parse_deal(text)
-    if starter is not None:
-        if turned is not None:
-            raise HandSizeError("give the starter after '|' or with --starter, not both")
-        turned = as_card(starter)
-    elif turned is None:
-        if not hand:
-            raise HandSizeError("no cards given")
-        hand, turned = hand[:-1], hand[-1]
-    check_distinct([*hand, turned])
-    return hand, turned
-
-
 def _score_line(text: str, args: argparse.Namespace) -> dict[str, object] | Breakdown | str:
-    tokens = split_tokens(text.replace("|", " "))
-    if tokens and _is_rank_only(tokens) and (args.starter is None or _is_rank_only([args.starter])):
-        ranks = tokens if args.starter is not None else tokens[:-1]
-        starter = args.starter if args.starter is not None else tokens[-1]
-        result = score_ranks(ranks, starter, crib=args.crib, rules=args.rules)
+    size = args.rules.show_size(crib=args.crib)
+    tokens, starter = split_show(text, args.starter, size=size, crib=args.crib)
+    if is_rank_only([*tokens, starter]):
+        result = score_ranks(tokens, starter, crib=args.crib, rules=args.rules)
         return result.to_json() if args.json else str(result)
-    hand, turned = _split_deal(text, args.starter)
+    hand, turned = parse_cards(tokens), as_card(starter)
+    check_distinct([*hand, turned])
     return score_show(hand, turned, crib=args.crib, rules=args.rules)
 
 
@@ -90,18 +67,33 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_discard(args: argparse.Namespace, out: TextIO) -> int:
     def one(text: str) -> str:
-        options = analyze_discards(split_tokens(text), dealer=not args.pone, rules=args.rules)
+        options = analyze_discards(
+            split_tokens(text), dealer=not args.pone, rules=args.rules, crib_model=args.crib_model
+        )
         if args.json:
             return json.dumps({"options": [o.to_json() for o in options]})
-        role = "pone" if args.pone else "dealer"
-        lines = [f"{'discard':<10}{'keep':<16}{'hand':>8}{'crib':>8}{'net':>8}   ({role})"]
-        for o in options:
-            thrown = " ".join(c.unicode() for c in o.discard)
-            kept = " ".join(c.unicode() for c in o.keep)
-            lines.append(f"{thrown:<10}{kept:<16}{o.hand_ev:8.3f}{o.crib_ev:8.3f}{o.net_ev:8.3f}")
-        return "\n".join(lines)
+        return _format_discards(options, pone=args.pone)
 
     return _run_lines(args, out, one)
+
+
+def _format_discards(options: Sequence[DiscardOption], *, pone: bool) -> str:
+    """A table of the options: hand, the crib by each model there is, net by the chosen one."""
+    both = options[0].crib_ev_weighted is not None
+    cribs = f"{'uniform':>9}{'weighted':>9}" if both else f"{'crib':>9}"
+    role = "pone" if pone else "dealer"
+    lines = [
+        f"{'discard':<10}{'keep':<16}{'hand':>8}{cribs}{'net':>8}   "
+        f"({role}; net by the {options[0].crib_model} crib)"
+    ]
+    for o in options:
+        thrown = " ".join(c.unicode() for c in o.discard)
+        kept = " ".join(c.unicode() for c in o.keep)
+        crib = f"{o.crib_ev_uniform:9.3f}"
+        if o.crib_ev_weighted is not None:
+            crib += f"{o.crib_ev_weighted:9.3f}"
+        lines.append(f"{thrown:<10}{kept:<16}{o.hand_ev:8.3f}{crib}{o.net_ev:8.3f}")
+    return "\n".join(lines)
 
 
 def _run_lines(args: argparse.Namespace, out: TextIO, one: Callable[[str], str]) -> int:
@@ -127,28 +119,21 @@ def _input_lines(stream: TextIO) -> Iterator[str]:
 
 
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
-    tokens = [GO if t.lower() == GO else t for t in split_tokens(" ".join(args.cards))]
-    if (args.pone_hand is None) != (args.dealer_hand is None):
-        raise CribbageError("give both --pone-hand and --dealer-hand, or neither")
-    if args.pone_hand is not None:
-        if GO in tokens:
-            raise CribbageError(
-                "with both hands given, goes are found from the hands: leave out 'go'"
-            )
-        pegs = play_out(split_tokens(args.pone_hand), split_tokens(args.dealer_hand), tokens)
-    else:
-        pegs = score_sequence(tokens, end=args.end)
+    pegs = score_play(
+        " ".join(args.cards), pone=args.pone_hand, dealer=args.dealer_hand, end=args.end
+    )
     totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
     if args.json:
         print(json.dumps({"pegs": [p.to_json() for p in pegs], "totals": totals}), file=out)
         return 0
     for p in pegs:
-        card = p.card.unicode() if p.card else "go"
-        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items)
-        print(
-            f"P{p.player + 1} {card:<4} count {p.count:>2}  {p.points:>2}  {what}".rstrip(),
-            file=out,
+        who = (
+            f"P{p.player + 1} {p.card.unicode()}"
+            if p.card
+            else f"go: {p.points} to P{p.player + 1}"
         )
+        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items if i.kind is not Kind.GO)
+        print(f"{who:<11} count {p.count:>2}  {p.points:>2}  {what}".rstrip(), file=out)
     print(f"pegged: P1 {totals[0]}, P2 {totals[1]}", file=out)
     return 0
 
@@ -163,8 +148,10 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
         f"{what} scores, {args.rules.name}: {dist.total:,} combinations, mean {dist.mean:.6f}",
         file=out,
     )
-    for points, count in enumerate(dist.counts):
+    for points, count in dist.possible:
         print(f"{points:>3} {count:>12,}", file=out)
+    if dist.never:
+        print(f"never: {', '.join(map(str, dist.never))}", file=out)
     return 0
 
 
@@ -205,16 +192,26 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     role = discard.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="the crib is yours (default)")
     role.add_argument("--pone", action="store_true", help="the crib is your opponent's")
+    discard.add_argument(
+        "--crib-model",
+        choices=CRIB_MODELS,
+        default="uniform",
+        help="rank by the crib with the opponent's throw uniform (any two cards alike) or "
+        "weighted by how players throw (two-player games) (default: %(default)s)",
+    )
     discard.set_defaults(run=_cmd_discard)
 
     peg = commands.add_parser("peg", help="score cards in the order played")
     peg.add_argument(
-        "cards", nargs="+", help="cards in play order, players alternating; 'go' marks a go"
+        "cards",
+        nargs="+",
+        help="cards in play order, players alternating; 'go' where a player cannot play "
+        "(the cards after it are the other's while they fit)",
     )
     peg.add_argument(
         "--end", action="store_true", help="the last card ends the play (one for last)"
     )
-    peg.add_argument("--pone-hand", help="the pone's cards: check legality, find the goes")
+    peg.add_argument("--pone-hand", help="the pone's cards: check every card and go, find the goes")
     peg.add_argument("--dealer-hand", help="the dealer's cards (with --pone-hand)")
     peg.set_defaults(run=_cmd_peg)
 

@@ -40,5 +40,9 @@ class UnknownRulesError(CribbageError):
     """A rule set that does not exist was asked for."""
 
 
+class UnknownCribModelError(CribbageError):
+    """A crib model that does not exist, or does not fit the game, was asked for."""
+
+
 class InvalidAnswerError(CribbageError):
     """A drill answer that is missing, malformed or impossible."""

@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 
 from .cards import as_card, check_distinct
 from .dealing import Category, Deal, classify
-from .discard import analyze_discards
+from .discard import CRIB_MODELS, analyze_discards
 from .errors import HandSizeError, InvalidAnswerError
 from .items import Kind, ScoreItem
 
@@ -57,7 +57,7 @@ class Grade:
         return max(0.0, self.total - self.claimed)
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict for the API (rounded expected values for discards)."""
+        """The verdict for the API (expected values of discards at full precision)."""
         data: dict[str, Any] = {
             "correct": self.correct,
             "total": _number(self.total),
@@ -70,6 +70,7 @@ class Grade:
         }
         if self.options:
             data["options"] = [o.to_json() for o in self.options]
+            data["crib_model"] = self.options[0].crib_model
             data["lost"] = _number(self.under)
         if self.note:
             data["note"] = self.note
@@ -82,7 +83,7 @@ class Grade:
 
 
 def _number(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else round(x, 3)
+    return int(x) if float(x).is_integer() else float(x)
 
 
 SHOW_KINDS = (Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS)
@@ -103,7 +104,8 @@ def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     ``answer`` is ``{"points": 12}``; for a hand or crib it may instead say the count by kind,
     ``{"by_kind": {"fifteen": 6, "pair": 2, "run": 3, "flush": 0, "nobs": 1}}``, which lets
     the verdict name exactly the kinds missed or over-counted; for a discard it is
-    ``{"discard": ["7H", "8C"]}``.
+    ``{"discard": ["7H", "8C"]}``, graded by the uniform crib or, with
+    ``"crib_model": "weighted"``, by the crib weighted by how players throw.
 
     Raises:
         InvalidAnswerError: for a missing, malformed or impossible answer, naming the problem.
@@ -231,6 +233,10 @@ def _overlooked_rank(item: ScoreItem) -> tuple[int, int]:
 
 
 def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
+    crib_model = answer.get("crib_model", "uniform")
+    if crib_model not in CRIB_MODELS:
+        known = ", ".join(repr(m) for m in CRIB_MODELS)
+        raise InvalidAnswerError(f"'crib_model' must be {known}, got {crib_model!r}")
     tokens = answer.get("discard")
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
         raise InvalidAnswerError(f"'discard' must be a list of two cards, got {tokens!r}")
@@ -241,7 +247,7 @@ def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     strays = [str(c) for c in thrown if c not in deal.cards]
     if strays:
         raise InvalidAnswerError(f"not among the six cards dealt: {', '.join(strays)}")
-    options = tuple(analyze_discards(deal.cards, dealer=bool(deal.dealer)))
+    options = tuple(analyze_discards(deal.cards, dealer=bool(deal.dealer), crib_model=crib_model))
     chosen = next(o for o in options if set(map(as_card, o.discard)) == set(thrown))
     best = options[0].net_ev
     lost = best - chosen.net_ev

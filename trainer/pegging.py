@@ -10,7 +10,7 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from .cards import Card, CardLike, as_card, check_distinct, parse_cards
+from .cards import Card, CardLike, as_card, check_distinct, parse_cards, split_tokens
 from .errors import HandSizeError, IllegalPlayError
 from .items import Kind, ScoreItem
 
@@ -123,39 +123,68 @@ def _last_card(pegs: list[Peg]) -> None:
         pegs[-1] = dataclasses.replace(last, items=(*last.items, item))
 
 
-def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
-    """Score cards in the order played, players alternating; the token ``"go"`` marks a go.
+def _is_go(token: CardLike) -> bool:
+    return isinstance(token, str) and token.strip().lower() == GO
 
-    A go scores 1 for whoever played the last card, and the count restarts with the other
-    player. With ``end=True`` the final card also pegs one for last card (not on 31).
+
+def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
+    """Score cards in the order played, players alternating; ``"go"`` marks a go.
+
+    ``go`` says the player to play cannot: the other plays on, so the cards after a go are
+    his while they fit under 31. When he cannot play either (the next card would pass 31, a
+    second ``go``, or the end of the play) he pegs 1 for the go, and the player who said go
+    leads the next count. With ``end=True`` the final card also pegs one for last card (not
+    on 31, nor after a go, which already scored it).
 
     Raises:
-        IllegalPlayError: for a card that would pass 31, or a go with nothing played.
+        IllegalPlayError: for a card that would pass 31 with no go called, or a go with
+            nothing played since the count restarted.
+        HandSizeError: for no cards at all.
 
-    >>> pegs = score_sequence(["10H", "KD", "9C", "go", "5S"], end=True)
-    >>> [(p.card and str(p.card), p.points) for p in pegs]
-    [('10H', 0), ('KD', 0), ('9C', 0), (None, 1), ('5S', 1)]
+    >>> pegs = score_sequence(["10H", "KD", "5C", "go", "4S", "2D", "7H"], end=True)
+    >>> [(p.card and str(p.card), p.player, p.points) for p in pegs]
+    [('10H', 0, 0), ('KD', 1, 0), ('5C', 0, 0), ('4S', 0, 0), ('2D', 0, 2), ('7H', 1, 1)]
     """
+    if not any(not _is_go(t) for t in tokens):
+        raise HandSizeError("no cards played: give the cards in the order they were played")
     count = _Count()
     pegs: list[Peg] = []
     cards: list[Card] = []
     player = 0
+    go_called = False  # the player to play said go: the other plays on
+
+    def end_count() -> None:
+        nonlocal player, go_called
+        last = pegs[-1].player
+        pegs.append(count.go(last))
+        player, go_called = 1 - last, False
+
     for token in tokens:
-        if isinstance(token, str) and token.strip().lower() == GO:
+        if _is_go(token):
             if not count.pile:
                 raise IllegalPlayError("a go needs a card played since the count restarted")
-            pegs.append(count.go(pegs[-1].player))
+            if go_called:
+                end_count()
+            else:
+                go_called, player = True, pegs[-1].player
             continue
         card = as_card(token)
         cards.append(card)
         check_distinct(cards)
         if count.total + card.value > 31:
-            raise IllegalPlayError(
-                f"{card} would take the count from {count.total} past 31: mark a go first"
-            )
+            if not go_called:
+                raise IllegalPlayError(
+                    f"{card} would take the count from {count.total} past 31: mark a go first"
+                )
+            end_count()
         pegs.append(count.play(card, player))
-        player = 1 - player
-    if end and pegs:
+        if count.total == 0:  # 31: the other leads the next count
+            go_called = False
+        if not go_called:
+            player = 1 - player
+    if go_called:
+        end_count()
+    if end:
         _last_card(pegs)
     return pegs
 
@@ -168,12 +197,15 @@ def play_out(
     """Score a whole play from both hands and the order the cards were played.
 
     The pone leads. Goes are found from the hands: a player who cannot play without passing
-    31 says go and the other plays on; a player who can play must. When every card is played
-    the last one pegs one for last card (not on 31). Player 0 is the pone, 1 the dealer.
+    31 says go and the other plays on; a player who can play must. A ``go`` in ``order`` may
+    be left out; one given is checked (the player saying it must hold no card that fits).
+    When every card is played the last one pegs one for last card (not on 31). Player 0 is
+    the pone, 1 the dealer.
 
     Raises:
-        IllegalPlayError: for a card out of turn or past 31, or a card in neither hand.
-        HandSizeError: when the hands differ in size.
+        IllegalPlayError: for a card out of turn or past 31, a card in neither hand, or a go
+            called by a player holding a card that fits.
+        HandSizeError: when the hands differ in size, or no card is played.
 
     >>> pegs = play_out("10H 9C 5D 2S", "JD 6C 4H AS", "10H JD 9C AS 5D 4H 2S 6C")
     >>> [(p.player, [i.kind.value for i in p.items]) for p in pegs if p.points]
@@ -183,11 +215,21 @@ def play_out(
     if len(hands[0]) != len(hands[1]):
         raise HandSizeError(f"hands differ in size: {len(hands[0])} and {len(hands[1])}")
     check_distinct(hands[0] + hands[1])
-    played = parse_cards(order)
+    tokens = split_tokens(order) if isinstance(order, str) else list(order)
+    played = parse_cards([t for t in tokens if not _is_go(t)])
+    if not played:
+        raise HandSizeError("no cards played: give the cards in the order they were played")
     count = _Count()
     pegs: list[Peg] = []
     turn = 0
-    for card in played:
+    goes = 0  # goes typed since the last card
+    for token in tokens:
+        if _is_go(token):
+            goes += 1
+            _check_go(hands, count, pegs, goes)
+            continue
+        goes = 0
+        card = as_card(token)
         owner = 0 if card in hands[0] else 1 if card in hands[1] else None
         if owner is None:
             raise IllegalPlayError(f"{card} is in neither hand")
@@ -197,7 +239,7 @@ def play_out(
         if owner != turn:
             playable = [c for c in hands[turn] if count.total + c.value <= 31]
             if playable:
-                who = ("pone", "dealer")[turn]
+                who = _ROLES[turn]
                 raise IllegalPlayError(f"{card} out of turn: the {who} can play {playable[0]}")
         if count.total + card.value > 31:
             raise IllegalPlayError(f"{card} would take the count from {count.total} past 31")
@@ -212,3 +254,69 @@ def play_out(
     if pegs and not hands[0] and not hands[1]:
         _last_card(pegs)
     return pegs
+
+
+_ROLES = ("pone", "dealer")
+
+
+def _check_go(hands: list[list[Card]], count: _Count, pegs: list[Peg], goes: int) -> None:
+    """A typed go: first the player after the last card's says it, then the last card's."""
+    if not count.pile or goes > 2:
+        raise IllegalPlayError("a go needs a card played since the count restarted")
+    last = pegs[-1]
+    sayer = 1 - last.player if goes == 1 else last.player
+    fits = [c for c in hands[sayer] if count.total + c.value <= 31]
+    if fits:
+        assert last.card is not None  # a go peg is only added before a card
+        raise IllegalPlayError(
+            f"no go after {last.card.unicode()}: the {_ROLES[sayer]} can play "
+            f"{fits[0].unicode()} (with both hands given, the goes are found: 'go' may be "
+            "left out)"
+        )
+
+
+def _given(hand: Sequence[CardLike] | str | None) -> list[str] | list[CardLike] | None:
+    """A hand as tokens, or ``None`` when it is not given (or blank)."""
+    if hand is None:
+        return None
+    tokens = split_tokens(hand) if isinstance(hand, str) else list(hand)
+    return tokens or None
+
+
+def score_play(
+    play: Sequence[CardLike] | str,
+    *,
+    pone: Sequence[CardLike] | str | None = None,
+    dealer: Sequence[CardLike] | str | None = None,
+    end: bool = False,
+) -> list[Peg]:
+    """Score a play as typed, with or without the hands (the ``crib peg`` and web notation).
+
+    Without hands the players alternate and ``go`` says the player to play cannot (see
+    :func:`score_sequence`); with both hands every card and every typed go is checked and the
+    goes are found (:func:`play_out`).
+
+    Args:
+        play: the cards in the order played, with ``go`` where a player could not play.
+        pone: the pone's hand, if known.
+        dealer: the dealer's hand, if known.
+        end: without hands, whether the last card ends the play (one for last card).
+
+    Returns:
+        Every card and go with who pegged what.
+
+    Raises:
+        HandSizeError: for one hand without the other, hands of different sizes, no cards.
+        IllegalPlayError: for a play the rules forbid.
+        InvalidCardError: for a token that is not a card or ``go``.
+
+    >>> [p.points for p in score_play("10H KD 5C go 4S AD", end=True)]
+    [0, 0, 0, 0, 0, 1]
+    """
+    tokens = split_tokens(play) if isinstance(play, str) else list(play)
+    pone_hand, dealer_hand = _given(pone), _given(dealer)
+    if pone_hand is None and dealer_hand is None:
+        return score_sequence(tokens, end=end)
+    if pone_hand is None or dealer_hand is None:
+        raise HandSizeError("give both hands (the pone's and the dealer's), or neither")
+    return play_out(pone_hand, dealer_hand, tokens)

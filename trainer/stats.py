@@ -33,10 +33,27 @@ class Distribution:
         """Mean score."""
         return sum(n * c for n, c in enumerate(self.counts)) / self.total
 
+    @property
+    def possible(self) -> tuple[tuple[int, int], ...]:
+        """``(points, combinations)`` for every total that some combination scores."""
+        return tuple((n, c) for n, c in enumerate(self.counts) if c)
+
+    @property
+    def never(self) -> tuple[int, ...]:
+        """Totals below the highest possible that no combination scores (19 in six-card)."""
+        top = self.possible[-1][0]
+        return tuple(n for n, c in enumerate(self.counts[:top]) if not c)
+
     def to_json(self) -> dict[str, object]:
-        """``{"counts": {"0": 1009008, …}, "total": 12994800, "mean": 4.769152}``."""
+        """The possible totals and their counts, the totals never scored, total and mean.
+
+        Returns:
+            ``{"counts": {"0": 1009008, …, "29": 4}, "never": [19, 25, 26, 27],
+            "total": 12994800, "mean": 4.769152, "crib": false, "rules": "six-card"}``.
+        """
         return {
-            "counts": {str(n): c for n, c in enumerate(self.counts)},
+            "counts": {str(n): c for n, c in self.possible},
+            "never": list(self.never),
             "total": self.total,
             "mean": round(self.mean, 6),
             "crib": self.crib,

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
 
 from trainer import Card, parse_cards, score_show
-from trainer.cards import check_distinct, parse_rank, split_tokens
-from trainer.errors import CribbageError, HandSizeError, IllegalPlayError, InvalidCardError
+from trainer.cards import check_distinct, is_rank_only, split_show
+from trainer.errors import CribbageError
 from trainer.items import RULE_TEXT, Kind, ScoreItem
-from trainer.pegging import GO, Peg, play_out, score_sequence
+from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
 from trainer.show import score_ranks
 
@@ -34,15 +33,6 @@ def home() -> str:
     return render_template("pages/home.html", today=training.today())
 
 
-def _is_rank(token: str) -> bool:
-    """Whether ``token`` is a rank alone (``5``, ``J``), as the rule books write hands."""
-    try:
-        parse_rank(token)
-    except InvalidCardError:
-        return False
-    return True
-
-
 def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
     """Score typed cards: ``5H 5D 5C JS`` with the starter in its own box, after a bar or last.
 
@@ -54,24 +44,13 @@ def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> d
     Raises:
         CribbageError: for bad cards, a missing or doubled starter, or the wrong count.
     """
-    hand_text, bar, after_bar = cards_text.partition("|")
-    if bar and starter_text.strip():
-        raise HandSizeError("give the starter after '|' or in the starter box, not both")
-    tokens = split_tokens(hand_text)
-    starters = split_tokens(after_bar if bar else starter_text)
-    if len(starters) > 1:
-        raise HandSizeError(f"give one starter card, not {len(starters)}")
     size = rules.show_size(crib=crib)
-    if not starters:
-        if len(tokens) == size:
-            raise HandSizeError("give the starter card too (or type it last, after the hand)")
-        if len(tokens) != size + 1:
-            what = "crib" if crib else "hand"
-            raise HandSizeError(f"a {what} is {size} cards and a starter: got {len(tokens)} cards")
-        starters = [tokens.pop()]
-    if all(_is_rank(t) for t in (*tokens, *starters)):
-        return {"ranks": score_ranks(tokens, starters[0], crib=crib, rules=rules)}
-    hand, starter = parse_cards(tokens), Card.parse(starters[0])
+    tokens, starter_token = split_show(
+        cards_text, starter_text, size=size, crib=crib, starter_place="in the starter box"
+    )
+    if is_rank_only([*tokens, starter_token]):
+        return {"ranks": score_ranks(tokens, starter_token, crib=crib, rules=rules)}
+    hand, starter = parse_cards(tokens), Card.parse(starter_token)
     check_distinct([*hand, starter])
     return {"breakdown": score_show(hand, starter, crib=crib, rules=rules)}
 
@@ -108,32 +87,6 @@ def score() -> tuple[str, int]:
     return page, status
 
 
-def _play(play: str, pone: str, dealer: str, end: bool) -> list[Peg]:
-    """Score a play typed as cards in order.
-
-    With both hands the goes are found and every card and typed go is checked
-    (``trainer.pegging.play_out``); without them ``go`` marks the goes.
-
-    Raises:
-        CribbageError: for bad cards, an illegal play, or only one hand given.
-    """
-    tokens = split_tokens(play)
-    if not (pone.strip() or dealer.strip()):
-        return score_sequence(tokens, end=end)
-    if not (pone.strip() and dealer.strip()):
-        raise HandSizeError("give both hands (the pone's and the dealer's), or neither")
-    cards = [t for t in tokens if t.lower() != GO]
-    pegs = play_out(split_tokens(pone), split_tokens(dealer), cards)
-    found = {str(before.card) for before, peg in itertools.pairwise(pegs) if peg.card is None}
-    for before, token in itertools.pairwise(tokens):
-        if token.lower() == GO and before.lower() != GO and str(Card.parse(before)) not in found:
-            raise IllegalPlayError(
-                f"no go after {Card.parse(before).unicode()}: a player still holds a card that "
-                "fits (with both hands given, the goes are found: 'go' may be left out)"
-            )
-    return pegs
-
-
 @bp.get("/score/pegging")
 def score_pegging() -> tuple[str, int]:
     """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating.
@@ -148,7 +101,7 @@ def score_pegging() -> tuple[str, int]:
     status = 200
     if play.strip():
         try:
-            pegs = _play(play, pone, dealer, end)
+            pegs = score_play(play, pone=pone, dealer=dealer, end=end)
             context["pegs"] = pegs
             context["totals"] = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
             context["kinds"] = _kinds_in_order(i for p in pegs for i in p.items)

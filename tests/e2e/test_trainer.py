@@ -224,6 +224,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
 
     drill = goto_drill(page, f"{server}/practice/discard")
     expect(page.locator(".toggles input")).to_have_count(0)
+    expect(page.locator("#crib-model")).to_be_visible()
     options = analyze_discards(drill["cards"], dealer=drill["dealer"])
     worst = [str(c) for c in options[-1].discard]
     for card in worst:
@@ -255,14 +256,39 @@ def test_discard_as_dealer_and_as_pone(desktop: Page, server: str, shots: Path) 
             ("+", "Crib (+)", "added") if drill["dealer"] else ("−", "Crib (−)", "subtracted")
         )
         expect(page.locator("table.ev-table th").nth(2)).to_have_text(header)
-        expect(page.locator("table.ev-table tbody tr").first.locator("td").nth(2)).to_have_text(
-            f"{sign}{options[0].crib_ev:.2f}"
-        )
+        expect(page.locator("table.ev-table th.graded")).to_have_text("uniform")
+        first = page.locator("table.ev-table tbody tr").first.locator("td")
+        expect(first.nth(2)).to_have_text(f"{sign}{options[0].crib_ev_uniform:.2f}")
+        expect(first.nth(3)).to_have_text(f"{sign}{options[0].crib_ev_weighted or 0:.2f}")
         expect(page.locator("dl.legend")).to_contain_text(whose)
         page.screenshot(path=shots / f"discard-{drill['role']}.png", full_page=True)
         if len(seen) == 2:
             break
     assert set(seen) == {True, False}, "40 deals in a row came up on the same side"
+
+
+def test_discard_graded_by_the_weighted_crib(desktop: Page, server: str, shots: Path) -> None:
+    """Choosing "how players throw" grades by the weighted crib, shows both cribs side by side
+    with the weighted one marked, and is remembered on the next visit."""
+    page = desktop
+    drill = goto_drill(page, f"{server}/practice/discard")
+    page.select_option("#crib-model", "weighted")
+    options = analyze_discards(drill["cards"], dealer=drill["dealer"], crib_model="weighted")
+    for card in options[0].discard:
+        page.keyboard.press(str(drill["cards"].index(str(card)) + 1))
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_have_class("verdict right")
+    sign = "+" if drill["dealer"] else "−"
+    expect(page.locator("table.ev-table th").nth(2)).to_have_text(f"Crib ({sign})")
+    expect(page.locator("table.ev-table th.graded")).to_have_text("weighted")
+    first = page.locator("table.ev-table tbody tr").first.locator("td")
+    expect(first.nth(2)).to_have_text(f"{sign}{options[0].crib_ev_uniform:.2f}")
+    expect(first.nth(3)).to_have_text(f"{sign}{options[0].crib_ev_weighted or 0:.2f}")
+    expect(first.nth(4)).to_have_text(f"{options[0].net_ev:.2f}".replace("-", "−"))
+    expect(page.locator("dl.legend")).to_contain_text("Graded by the weighted crib")
+    page.screenshot(path=shots / "discard-weighted.png", full_page=True)
+    goto_drill(page, f"{server}/practice/discard")
+    expect(page.locator("#crib-model")).to_have_value("weighted")
 
 
 def test_sprint_starts_when_the_player_does(desktop: Page, server: str, shots: Path) -> None:

@@ -13,6 +13,8 @@ from crib.cli import main
 from trainer import score_show
 from trainer.discard import analyze_discards
 from trainer.pegging import score_sequence
+from trainer.rules import FIVE_CARD
+from trainer.stats import score_distribution
 
 
 def run(
@@ -78,6 +80,27 @@ def test_discard_json_matches_engine(monkeypatch: pytest.MonkeyPatch) -> None:
         assert json.loads(line)["options"] == expected
 
 
+@pytest.mark.parametrize("role", ["--dealer", "--pone"])
+def test_discard_crib_model(role: str) -> None:
+    """``--crib-model weighted`` ranks by the weighted crib; the text shows both cribs."""
+    deal = "5H 5D JS QC 7H 8C"
+    dealer = role == "--dealer"
+    status, out = run(["discard", "--json", role, "--crib-model", "weighted", deal])
+    assert status == 0
+    expected = analyze_discards(deal, dealer=dealer, crib_model="weighted")
+    assert json.loads(out)["options"] == [o.to_json() for o in expected]
+    status, out = run(["discard", role, "--crib-model", "weighted", deal])
+    header, first, *_ = out.splitlines()
+    assert header.split()[:6] == ["discard", "keep", "hand", "uniform", "weighted", "net"]
+    assert header.endswith("net by the weighted crib)")
+    best = expected[0]
+    assert first.split()[-3:] == [
+        f"{best.crib_ev_uniform:.3f}",
+        f"{best.crib_ev_weighted:.3f}",
+        f"{best.net_ev:.3f}",
+    ]
+
+
 def test_peg_json_matches_engine() -> None:
     """``crib peg --json`` gives each card with the count and what it pegs."""
     tokens = ["3H", "6D", "4C", "5S", "2H"]
@@ -86,6 +109,25 @@ def test_peg_json_matches_engine() -> None:
     pegs = json.loads(out)["pegs"]
     assert pegs == [p.to_json() for p in score_sequence(tokens)]
     assert [p["points"] for p in pegs] == [0, 0, 0, 4, 5]
+
+
+def test_peg_text_labels_goes_and_plays_on() -> None:
+    """A go row says who pegs it; after ``go`` the same player lays every card that fits."""
+    status, out = run(["peg", "10H", "KD", "5C", "go", "4S", "AD", "6H", "--end"])
+    assert status == 0
+    rows = out.splitlines()
+    assert [r.split()[0] for r in rows[:6]] == ["P1", "P2", "P1", "P1", "P1", "go:"]
+    assert rows[5].startswith("go: 1 to P1 ")
+    assert rows[6].startswith("P2 6♥") and rows[6].endswith("last card 1")
+    assert rows[-1] == "pegged: P1 1, P2 1"
+
+
+def test_peg_with_hands_checks_typed_goes() -> None:
+    """With both hands a typed go that is right is accepted (and changes nothing)."""
+    hands = ["--pone-hand", "10H 9C 5D 2S", "--dealer-hand", "JD 6C 4H AS"]
+    plain = run(["peg", "--json", *hands, "10H", "JD", "9C", "AS", "5D", "4H", "2S", "6C"])
+    typed = run(["peg", "--json", *hands, "10H", "JD", "9C", "AS", "go", "5D", "4H", "2S", "6C"])
+    assert plain == typed and plain[0] == 0
 
 
 def test_peg_with_hands_finds_the_go() -> None:
@@ -102,11 +144,36 @@ def test_peg_with_hands_finds_the_go() -> None:
     [
         (["score", "5H", "5D", "1C", "JS", "5S"], "unknown rank '1'"),
         (["score", "5H", "5D", "5C", "JS", "5H"], "card given twice"),
-        (["score", "5H", "5D", "5C"], "has 4 cards, got 2"),
-        (["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"], "has 4 cards, got 5"),
+        (["score", "5H", "5D", "5C"], "a hand is 4 cards and a starter: got 3 cards"),
+        (
+            ["score", "5♥", "5♦", "5♣", "J♠"],
+            "the starter is missing: a hand is 4 cards and a starter, got 4 cards",
+        ),
+        (["score", "5", "5", "5", "J"], "the starter is missing"),
+        (
+            ["score", "--crib", "5H 5D 5C JS"],
+            "the starter is missing: a crib is 4 cards and a starter",
+        ),
+        (
+            ["score", "5H", "5D", "5C", "JS", "5S", "--starter", "6S"],
+            "the starter is given twice: 5S last and 6S with --starter",
+        ),
+        (["score", "5H 5D 5C JS | 5S", "--starter", "6S"], "the starter is given twice"),
         (["discard", "5H", "5D"], "has 6 cards, got 2"),
+        (
+            ["discard", "--rules", "three-hand", "--crib-model", "weighted", "5H 5D JS QC 7H"],
+            "the weighted crib model is for two-player games",
+        ),
         (["peg", "10H", "KD", "9C", "5S"], "past 31"),
-        (["peg", "go"], "go needs a card"),
+        (["peg", "go"], "no cards played"),
+        (["peg", "-"], "no cards played"),
+        (["peg", ","], "no cards played"),
+        (["peg", "10H", "go", "go", "go"], "a go needs a card played"),
+        (
+            ["peg", "--pone-hand=5H 5D AH 2C", "--dealer-hand=10S 5C 3D 4D", "5H 10S 5D 5C go AH"],
+            "no go after 5♣: the pone can play A♥",
+        ),
+        (["peg", "--pone-hand", "5H 5D AH 2C", "5H"], "give both hands"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr(
@@ -119,6 +186,21 @@ def test_bad_input_is_one_line_on_stderr(
     assert out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_stats_five_card_lists_only_possible_totals() -> None:
+    """``crib stats --rules five-card`` lists the totals a three-card hand can score, each with
+    its count, and names the gaps below the highest; nothing it cannot score appears."""
+    status, out = run(["stats", "--rules", "five-card"])
+    assert status == 0
+    header, *rows, never = out.splitlines()
+    assert header.startswith("hand scores, five-card:")
+    dist = score_distribution(rules=FIVE_CARD)
+    listed = [(int(r.split()[0]), int(r.split()[1].replace(",", ""))) for r in rows]
+    assert listed == list(dist.possible)
+    assert all(count > 0 for _, count in listed)
+    assert never == f"never: {', '.join(map(str, dist.never))}"
+    assert dist.never and max(n for n, _ in listed) < 29
 
 
 def test_installed_console_script() -> None:

@@ -21,6 +21,7 @@ from trainer.dealing import (
     is_crib_flush_trap,
 )
 from trainer.discard import analyze_discards
+from trainer.errors import InvalidAnswerError
 from trainer.grading import CRIB_FLUSH_NOTE, SHOW_KINDS, explain_shortfall, grade
 from trainer.pegging import score_peg
 from trainer.weak_spots import Tally, choose_focus, tally
@@ -196,6 +197,30 @@ def test_discard_grading() -> None:
     assert not worst.correct
     assert worst.under == pytest.approx(options[0].net_ev - options[-1].net_ev)
     assert worst.to_json()["options"][0] == options[0].to_json()
+
+
+@pytest.mark.parametrize(
+    "crib_model, right, wrong", [("uniform", "7H 8C", "QC 8C"), ("weighted", "QC 8C", "7H 8C")]
+)
+def test_discard_graded_by_the_chosen_crib(crib_model: str, right: str, wrong: str) -> None:
+    """As pone with 5H 5D JS QC 7H 8C, 7-8 is best by the uniform crib; by the weighted one
+    (the dealer throws for his crib) Q-8 is: each answer is graded by the model it names."""
+    dealt = Deal("discard", tuple(parse_cards("5H 5D JS QC 7H 8C")), dealer=False)
+    good = grade(dealt, {"discard": right.split(), "crib_model": crib_model})
+    bad = grade(dealt, {"discard": wrong.split(), "crib_model": crib_model})
+    assert good.correct and not bad.correct
+    verdict = bad.to_json()
+    assert verdict["crib_model"] == crib_model
+    assert verdict["lost"] == good.claimed - bad.claimed  # full precision, not rounded
+    assert verdict["options"][0]["discard"] == right.split()
+
+
+def test_discard_defaults_to_uniform_and_rejects_unknown_models() -> None:
+    """No crib model named grades by the uniform crib; an unknown one is a clear error."""
+    dealt = Deal("discard", tuple(parse_cards("5H 5D JS QC 7H 8C")), dealer=False)
+    assert grade(dealt, {"discard": ["7H", "8C"]}).correct
+    with pytest.raises(InvalidAnswerError, match="'crib_model' must be 'uniform', 'weighted'"):
+        grade(dealt, {"discard": ["7H", "8C"], "crib_model": "random"})
 
 
 @pytest.mark.parametrize(

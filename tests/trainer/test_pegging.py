@@ -194,6 +194,75 @@ def test_score_sequence(tokens: str, end: bool, expected: list[tuple[str, int, i
     assert summary(score_sequence(tokens.split(), end=end)) == expected
 
 
+@pytest.mark.parametrize(
+    "tokens, end, expected",
+    [
+        (  # the dealer says go at 25; the pone plays on to 31, then the dealer leads
+            "10H KD 5C go 4S 2D 7H",
+            True,
+            [
+                ("10H", 0, 10, 0),
+                ("KD", 1, 20, 0),
+                ("5C", 0, 25, 0),
+                ("4S", 0, 29, 0),
+                ("2D", 0, 31, 2),
+                ("7H", 1, 7, 1),
+            ],
+        ),
+        (  # the pone plays on to 30 and pegs the go when his next card would pass 31
+            "10H KD 5C go 4S AD 6H",
+            False,
+            [
+                ("10H", 0, 10, 0),
+                ("KD", 1, 20, 0),
+                ("5C", 0, 25, 0),
+                ("4S", 0, 29, 0),
+                ("AD", 0, 30, 0),
+                ("go", 0, 30, 1),
+                ("6H", 1, 6, 0),
+            ],
+        ),
+        (  # a second go: the one playing on cannot either, and pegs the go
+            "10H KD 5C go 4S go 3H",
+            True,
+            [
+                ("10H", 0, 10, 0),
+                ("KD", 1, 20, 0),
+                ("5C", 0, 25, 0),
+                ("4S", 0, 29, 0),
+                ("go", 0, 29, 1),
+                ("3H", 1, 3, 1),
+            ],
+        ),
+        (  # playing on after a go ends the play with one for the go, not a last card too
+            "10H KD 5C go 4S AD",
+            True,
+            [
+                ("10H", 0, 10, 0),
+                ("KD", 1, 20, 0),
+                ("5C", 0, 25, 0),
+                ("4S", 0, 29, 0),
+                ("AD", 0, 30, 0),
+                ("go", 0, 30, 1),
+            ],
+        ),
+    ],
+)
+def test_score_sequence_play_on_after_a_go(
+    tokens: str, end: bool, expected: list[tuple[str, int, int, int]]
+) -> None:
+    """After a go the other player lays every card he can: the cards after ``go`` are his
+    while they fit, and the go is pegged when he stops."""
+    assert summary(score_sequence(tokens.split(), end=end)) == expected
+
+
+@pytest.mark.parametrize("tokens", [[], ["go"], ["go", "go"]])
+def test_score_sequence_needs_cards(tokens: list[str]) -> None:
+    """A play with no cards is an error, not a play that pegged nothing."""
+    with pytest.raises(HandSizeError, match="no cards played"):
+        score_sequence(tokens)
+
+
 def test_last_card_item() -> None:
     """The last card's extra point is its own item."""
     pegs = score_sequence(["10H", "5D"], end=True)
@@ -228,8 +297,8 @@ def test_peg_to_json() -> None:
 @pytest.mark.parametrize(
     "tokens, error, message",
     [
-        ("go", IllegalPlayError, "a go needs a card played since the count restarted"),
-        ("10H go go", IllegalPlayError, "a go needs a card played"),
+        ("go", HandSizeError, "no cards played"),
+        ("10H go go go", IllegalPlayError, "a go needs a card played since the count restarted"),
         ("10H JD KC AS go", IllegalPlayError, "a go needs a card played"),
         ("10H KD 9C 5S", IllegalPlayError, "5S would take the count from 29 past 31: mark a go"),
         ("10H KD go 10H", DuplicateCardError, "card given twice: '10H'"),

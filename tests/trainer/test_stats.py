@@ -14,6 +14,8 @@ from trainer.tables import score_batch
 
 DEALS = comb(52, 4) * 48
 """Every four-card hand with every starter: 12,994,800."""
+NEVER = (19, 25, 26, 27)
+"""The totals no six-card hand scores."""
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +47,8 @@ def test_published_hand_distribution(hands: Distribution) -> None:
     assert hands.counts[0] == 1_009_008
     assert hands.counts[28] == 76
     assert hands.counts[29] == 4
-    assert [hands.counts[n] for n in (19, 25, 26, 27)] == [0, 0, 0, 0]
+    assert [hands.counts[n] for n in NEVER] == [0, 0, 0, 0]
+    assert hands.never == NEVER
     assert round(hands.mean, 6) == 4.769152
     assert len(hands.counts) == MAX_SCORE + 1
 
@@ -53,7 +56,8 @@ def test_published_hand_distribution(hands: Distribution) -> None:
 def test_to_json(hands: Distribution) -> None:
     """Counts keyed by score, the total and the rounded mean."""
     data = hands.to_json()
-    assert data["counts"] == {str(n): c for n, c in enumerate(hands.counts)}
+    assert data["counts"] == {str(n): c for n, c in enumerate(hands.counts) if n not in NEVER}
+    assert data["never"] == list(NEVER)
     assert (data["total"], data["mean"], data["crib"], data["rules"]) == (
         12_994_800,
         4.769152,
@@ -95,3 +99,14 @@ def test_five_card_hands_by_brute_force() -> None:
 def test_five_card_crib_is_a_six_card_crib(cribs: Distribution) -> None:
     """Both games count a four-card crib with the starter."""
     assert score_distribution(crib=True, rules=FIVE_CARD).counts == cribs.counts
+
+
+@pytest.mark.parametrize("crib", [False, True])
+def test_five_card_lists_only_possible_totals(crib: bool) -> None:
+    """A three-card hand (or a crib) of the five-card game: no total it cannot score is listed,
+    and the gaps below its highest are named as never scored."""
+    dist = score_distribution(crib=crib, rules=FIVE_CARD)
+    listed = [n for n, _ in dist.possible]
+    assert all(dist.counts[n] > 0 for n in listed)
+    assert sorted([*listed, *dist.never]) == list(range(listed[-1] + 1))
+    assert set(dist.to_json()["counts"]) == {str(n) for n in listed}  # type: ignore[arg-type]

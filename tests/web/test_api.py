@@ -105,7 +105,7 @@ def test_pegging_sequence_matches_engine(client: FlaskClient) -> None:
     ("play", "message"),
     [
         (["10H", "10S", "10D", "5C"], "past 31"),
-        (["go"], "go needs a card"),
+        (["go"], "no cards played"),
         (["5H", "5H"], "card given twice"),
         (["5Z"], "unknown suit"),
         ([], "'play' as a list"),
@@ -195,10 +195,24 @@ def test_discard_drill_graded_by_expected_points(client: FlaskClient) -> None:
     assert client.post(f"/api/drills/{again['id']}/answer", json=body).json["correct"] is True
 
 
+def test_discard_drill_graded_by_the_weighted_crib(client: FlaskClient) -> None:
+    """``"crib_model": "weighted"`` grades by the weighted crib; both cribs come back."""
+    drill = deal(client, "discard")
+    options = analyze_discards(drill["cards"], dealer=drill["dealer"], crib_model="weighted")
+    best = [str(c) for c in options[0].discard]
+    body = {"discard": best, "crib_model": "weighted"}
+    result = client.post(f"/api/drills/{drill['id']}/answer", json=body).json
+    assert result["correct"] is True
+    assert result["crib_model"] == "weighted"
+    assert result["options"] == [o.to_json() for o in options]
+    assert all(o["crib_ev_weighted"] is not None for o in result["options"])
+
+
 @pytest.mark.parametrize(
     ("answer", "message"),
     [
         ({"discard": ["AS"]}, "exactly 2"),
+        ({"discard": ["AS", "KS"], "crib_model": "clever"}, "'crib_model' must be"),
         ({"discard": "AS KS"}, "list of two cards"),
         ({"discard": ["ZZ", "AS"]}, "unknown rank 'Z'"),
         ({"points": 3}, "'discard' must be a list"),

@@ -108,7 +108,9 @@ def test_score_page_crib_and_five_cards(client: FlaskClient) -> None:
         ("cards=5H+5D+5C+1S&starter=5S", "unknown rank &#39;1&#39;"),
         ("cards=5H+5D+5C+5H&starter=5S", "card given twice"),
         ("cards=5H+5D+5C&starter=5S", "got 3"),
-        ("cards=5H+5D+5C+JS", "give the starter card too"),
+        ("cards=5H+5D+5C+JS", "the starter is missing: a hand is 4 cards and a starter"),
+        ("cards=5H+5D+5C+JS+5S&starter=6S", "the starter is given twice: 5S last and 6S in"),
+        ("cards=5H+5D+5C+JS+|+5S&starter=6S", "the starter is given twice: give it after"),
         ("cards=5H+5D+5C", "a hand is 4 cards and a starter: got 3 cards"),
         ("cards=5H+5D+5C+JS+5S+6S", "a hand is 4 cards and a starter: got 6 cards"),
         ("cards=5H+5D&crib=1", "a crib is 4 cards and a starter: got 2 cards"),
@@ -160,6 +162,8 @@ def test_pegging_page_with_hands_finds_the_goes(client: FlaskClient, go: str) ->
             "no go after 5♣",
         ),
         ({"play": "5H 10S", "pone": "5H 5D AH 2C"}, "give both hands"),
+        ({"play": ","}, "no cards played"),
+        ({"play": "go"}, "no cards played"),
         ({"play": "5H 10S", "pone": "5H 5D AH", "dealer": "10S 5C 3D 4D"}, "differ in size"),
     ],
 )
@@ -171,6 +175,17 @@ def test_pegging_page_checks_the_play_against_the_hands(
     response = client.get("/score/pegging", query_string=query)
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
+
+
+def test_pegging_page_plays_on_after_a_go(client: FlaskClient) -> None:
+    """Without hands, the cards after a go are the other player's while they fit; the go is
+    pegged when he stops, and labelled with who pegs it."""
+    response = client.get("/score/pegging", query_string={"play": "10H KD 5C go 4S AD 6H"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    rows = re.findall(r'<tr class="(play|go)"><td>(P\d)?', page)
+    assert [who or kind for kind, who in rows] == ["P1", "P2", "P1", "P1", "P1", "go", "P2"]
+    assert "go: 1 to P1" in page
 
 
 def test_pegging_page_example_is_legal(client: FlaskClient) -> None:

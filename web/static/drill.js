@@ -16,8 +16,10 @@ const page = {
 };
 const byKindBox = $("bykind");
 const mugginsBox = $("muggins");
+const cribModelChoice = $("crib-model");
 const kindInputs = [...document.querySelectorAll("#by-kind input")];
 const BY_KIND_KEY = "crib-by-kind";
+const CRIB_MODEL_KEY = "crib-model";
 
 const state = {
   drill: null,
@@ -139,7 +141,8 @@ function toggle(token) {
 /** The answer's body, or null when what was typed is not an answer yet. */
 function answerBody() {
   if (state.kind === "discard") {
-    return state.selected.size === 2 ? { discard: [...state.selected] } : null;
+    if (state.selected.size !== 2) return null;
+    return { discard: [...state.selected], crib_model: cribModelChoice ? cribModelChoice.value : "uniform" };
   }
   let body;
   if (state.byKind) {
@@ -286,6 +289,10 @@ document.addEventListener("keydown", (event) => {
 
 const level = $("difficulty");
 if (level) level.addEventListener("change", () => level.form.submit());
+if (cribModelChoice) {
+  cribModelChoice.value = localStorage.getItem(CRIB_MODEL_KEY) === "weighted" ? "weighted" : "uniform";
+  cribModelChoice.addEventListener("change", () => localStorage.setItem(CRIB_MODEL_KEY, cribModelChoice.value));
+}
 if (byKindBox) {
   byKindBox.checked = localStorage.getItem(BY_KIND_KEY) === "1";
   byKindBox.addEventListener("change", () => {

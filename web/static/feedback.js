@@ -92,8 +92,9 @@ export function rulesList(items, ruleText) {
 }
 
 /**
- * The discard table: the best six throws (and the player's own), with a legend; as pone the
- * crib's value is shown subtracted.
+ * The discard table: the best six throws (and the player's own), with a legend. The crib by
+ * both models side by side, the one the answer was graded by marked; as pone the crib is shown
+ * subtracted. Net is by the graded model.
  */
 export function discardTable(result, { chosen, dealer }) {
   const key = (cards) => [...cards].sort().join();
@@ -102,26 +103,37 @@ export function discardTable(result, { chosen, dealer }) {
   const own = result.options.find((option) => key(option.discard) === mine);
   if (own && !shown.includes(own)) shown.push(own);
   const sign = dealer ? "+" : "−";
+  const graded = result.crib_model === "weighted" ? "weighted" : "uniform";
+  const models = shown.every((option) => option.crib_ev_weighted !== null && option.crib_ev_weighted !== undefined)
+    ? ["uniform", "weighted"] : ["uniform"];
+  const cribCell = (option, model) =>
+    h("td", { className: model === graded ? "graded" : "", text: `${sign}${expected(option[`crib_ev_${model}`])}` });
   const rows = shown.map((option) =>
     h("tr", { className: key(option.discard) === mine ? "chosen" : "" },
       h("td", {}, miniCards(option.discard)),
       h("td", { text: expected(option.hand_ev) }),
-      h("td", { text: `${sign}${expected(option.crib_ev)}` }),
+      ...models.map((model) => cribCell(option, model)),
       h("td", { text: expected(option.net_ev) })));
   const whose = dealer ? "your crib: added" : "the dealer’s crib: subtracted";
+  const span = models.length > 1 ? 2 : 1;
+  const head = [h("tr", {},
+    h("th", { rowSpan: span, text: "Throw" }), h("th", { rowSpan: span, text: "Hand" }),
+    h("th", { colSpan: models.length, text: `Crib (${sign})` }),
+    h("th", { rowSpan: span, text: "Net" }))];
+  if (models.length > 1) {
+    head.push(h("tr", {}, ...models.map((model) =>
+      h("th", { className: model === graded ? "graded" : "", text: model }))));
+  }
   return [
-    h("table", { className: "ev-table" },
-      h("thead", {}, h("tr", {},
-        h("th", { text: "Throw" }), h("th", { text: "Hand" }),
-        h("th", { text: dealer ? "Crib (+)" : "Crib (−)" }), h("th", { text: "Net" }))),
-      h("tbody", {}, ...rows)),
+    h("div", { className: "ev-scroll" },
+      h("table", { className: "ev-table" }, h("thead", {}, ...head), h("tbody", {}, ...rows))),
     h("dl", { className: "legend" },
       h("div", {}, h("dt", { text: "Hand" }),
         h("dd", { text: "what the four cards you keep score with the starter, on average over every starter" })),
       h("div", {}, h("dt", { text: "Crib" }),
-        h("dd", { text: `what the two cards you throw bring to ${whose}, on average over every starter and every two cards the other player may throw` })),
+        h("dd", { text: `what the two cards you throw bring to ${whose}, on average over every starter and the two cards the other player throws: uniform, any two cards alike; weighted, as players throw (the dealer good cards to his own crib, the pone poor ones). Graded by the ${graded} crib (bold)` })),
       h("div", {}, h("dt", { text: "Net" }),
-        h("dd", { text: dealer ? "hand + crib: what the throw is worth to you" : "hand − crib: what the throw is worth to you" }))),
+        h("dd", { text: `${dealer ? "hand + crib" : "hand − crib"} by the ${graded} crib: what the throw is worth to you` }))),
   ];
 }
 
