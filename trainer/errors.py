@@ -46,3 +46,7 @@ class UnknownCribModelError(CribbageError):
 
 class InvalidAnswerError(CribbageError):
     """A drill answer that is missing, malformed or impossible."""
+
+
+class InvalidJSONError(CribbageError):
+    """A request body that is not plain JSON: nested too deeply, or with NaN or Infinity."""

@@ -12,8 +12,10 @@ Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``p
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,15 +38,15 @@ def create_app(
     """
     from flask import Flask
 
+    from . import sessions
+
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_REFRESH_EACH_REQUEST=False,
-        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        **sessions.defaults(),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -54,22 +56,67 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, db, errors, pages, photo, practice
+    from . import api, auth, csrf, db, errors, headers, limits, pages, photo, practice
 
+    sessions.init_app(app)
+    trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     db.init_app(app, prepare_schema=prepare_schema)
     errors.init_app(app)
+    headers.init_app(app)
+    limits.init_app(app)
+    csrf.init_app(app)
     for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)
     return app
 
 
+def trust_proxies(app: Flask, count: int) -> None:
+    """Believe the ``X-Forwarded-*`` headers of ``count`` reverse proxies in front.
+
+    Behind ``count`` proxies (``CRIB_TRUSTED_PROXIES``) the client's address, scheme and host
+    come from the headers they add; with none (the default) these headers are ignored, as
+    anybody could send them.
+    """
+    if count > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count
+        )
+
+
 def _persisted_secret(path: Path) -> str:
-    """The instance's own secret key, generated on first start and kept (mode 600)."""
+    """The instance's own secret key, generated on first start and kept (mode 600).
+
+    The key is written whole to a private temporary file beside ``path`` and then linked to
+    ``path``, which fails if another process got there first: servers starting together never
+    read a half-written key, and all use the first one written (a rename would let a later
+    writer replace a key an earlier process already uses). A key file left empty by an older
+    version is replaced.
+    """
+    key = _read_key(path)
+    if key:
+        return key
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 600
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+        with os.fdopen(handle, "w") as out:
+            out.write(secrets.token_hex(32))
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            if not _read_key(path):
+                os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> str:
+    """The key in ``path``; empty when there is none."""
+    try:
         return path.read_text().strip()
-    key = secrets.token_hex(32)
-    with os.fdopen(fd, "w") as out:
-        out.write(key)
-    return key
+    except FileNotFoundError:
+        return ""

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, abort, current_app, request
 from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 
 from trainer import score_show
 from trainer.dealing import KINDS, Difficulty
+from trainer.errors import InvalidJSONError
 from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count
 
-from . import progress, training
+from . import limits, progress, training
 from .auth import as_player, session_player_id
 from .db import get_session
 from .openapi import DOCUMENT
@@ -26,9 +28,42 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 RULES_BY_KIND = {kind.value: text for kind, text in RULE_TEXT.items()}
 
 
+JSON_BODY_LIMIT = 8 * 1024
+"""Bytes an API body may have: the largest real one (a count by kind) is under 200. The photo
+upload (``POST /api/read``, :mod:`web.photo`) keeps the app's own larger limit."""
+
+
+@bp.before_request
+def _cap_body() -> None:
+    """Refuse a body over :data:`JSON_BODY_LIMIT` (or the app's smaller limit).
+
+    It is refused before it is read, or while it is read when its length is not announced.
+    """
+    limit = min(JSON_BODY_LIMIT, current_app.config["MAX_CONTENT_LENGTH"] or JSON_BODY_LIMIT)
+    request.max_content_length = limit
+    if (request.content_length or 0) > limit:
+        abort(413, f"The request is too large: the API takes bodies up to {limit} bytes.")
+
+
+def _no_constant(name: str) -> Any:
+    raise InvalidJSONError(f"JSON has no {name}: send a number")
+
+
 def _json_body() -> dict[str, Any]:
-    """The request's JSON object, or a 400 saying what is wrong with it."""
-    data = request.get_json(silent=True)
+    """The request's JSON object, or a 400 saying what is wrong with it.
+
+    Raises:
+        InvalidJSONError: for JSON nested too deeply for the parser, or holding ``NaN`` or
+            ``Infinity`` (which Python's parser takes and JSON does not have).
+    """
+    try:
+        data = json.loads(request.get_data(), parse_constant=_no_constant)
+    except InvalidJSONError:
+        raise
+    except RecursionError:
+        raise InvalidJSONError("the JSON body is nested too deeply") from None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
     if not isinstance(data, dict):
         abort(400, "expected a JSON object body (Content-Type: application/json)")
     return data
@@ -83,6 +118,7 @@ def pegging() -> dict[str, Any]:
 
 
 @bp.get("/drills/next")
+@limits.new_guests
 def next_drill() -> dict[str, Any]:
     """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
     kind: Any = _choice("kind", KINDS, "hand")
@@ -135,6 +171,7 @@ def _daily_date() -> str:
 
 
 @bp.get("/daily")
+@limits.new_guests
 def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()

@@ -13,6 +13,7 @@ from typing import TextIO
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 4
 
 
 EXIT_SCHEMA = 2
@@ -38,6 +39,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=DEFAULT_WORKERS,
         help="worker processes (default: %(default)s)",
     )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help="threads per worker process (default: %(default)s)",
+    )
     serve.set_defaults(run=_serve)
     database = commands.add_parser(
         "db",
@@ -60,7 +67,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
     out.flush()
     try:
-        serve(args.host, args.port, args.workers)
+        serve(args.host, args.port, args.workers, args.threads)
     except SchemaError as error:
         print(f"crib serve: error: {error}", file=sys.stderr)
         return EXIT_SCHEMA

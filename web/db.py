@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 
 from flask import Flask, current_app, g
@@ -68,7 +69,9 @@ class _WriteLock:
 
     SQLite's own busy handler sleeps and retries (1, 2, 5, 10 … ms), which under load turns
     short write transactions into long latency tails; a writer waiting on ``flock`` wakes the
-    moment the lock is free. The file is opened per process (after gunicorn forks).
+    moment the lock is free. The file is opened per process (after gunicorn forks). A
+    ``flock`` belongs to the open file, which a process's threads share, so a thread lock
+    keeps one worker's threads (gunicorn ``gthread``) one at a time as well.
     """
 
     def __init__(self, database: str) -> None:
@@ -76,17 +79,19 @@ class _WriteLock:
         self.path = f"{database}.lock"
         self._pid = -1
         self._fd = -1
+        self._threads = threading.Lock()
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
-        if self._pid != os.getpid():
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            self._pid = os.getpid()
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        with self._threads:
+            if self._pid != os.getpid():
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._pid = os.getpid()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def check_written(self, opened: tuple[int, int] | None) -> None:
         """Check that the database file is still the one a connection opened as ``opened``.
@@ -140,6 +145,16 @@ def close_session(_error: BaseException | None = None) -> None:
         session.close()
 
 
+def _make_private(path: str) -> None:
+    """Make the SQLite file (it holds password hashes) readable by its owner only.
+
+    It is created so, or an existing one is changed; SQLite gives its ``-wal`` and ``-shm``
+    files the same mode.
+    """
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
 def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
     """Give ``app`` an engine and session factory; set up a new database's schema.
 
@@ -150,6 +165,8 @@ def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
     app.extensions["crib_engine"] = engine
     database = engine.url.database
     on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
+    if on_disk:
+        _make_private(str(database))
     lock = _WriteLock(database) if on_disk and database else None
     app.extensions["crib_write_lock"] = lock
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)

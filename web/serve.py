@@ -1,5 +1,10 @@
 """Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
 
+Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): a connection waits
+in the worker's poller until its request has arrived, so a slow or half-open client holds no
+thread and cannot starve the server the way it holds a whole ``sync`` worker. The deployment
+to run in front of it (a buffering reverse proxy and a supervisor) is in ``deploy/``.
+
 :func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
 load benchmark.
 """
@@ -15,6 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import gunicorn.http.wsgi
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
@@ -22,6 +28,7 @@ from trainer import score_show
 from trainer.discard import analyze_discards
 
 from . import create_app
+from .cli import DEFAULT_THREADS
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -40,8 +47,18 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
         return self.application
 
 
-def serve(host: str, port: int, workers: int) -> None:
-    """Serve the app factory's app on gunicorn at ``host:port`` with ``workers`` processes.
+WORKER_TIMEOUT = 30
+"""Seconds a worker may stay silent (a request stuck that long) before it is restarted."""
+GRACEFUL_TIMEOUT = 20
+"""Seconds a stopping worker has to finish the requests in hand."""
+KEEPALIVE = 5
+"""Seconds an idle kept-alive connection (or one whose request has not arrived) is kept."""
+SERVER_NAME = "crib-trainer"
+"""The ``Server`` header: no gunicorn version to look up vulnerabilities for."""
+
+
+def serve(host: str, port: int, workers: int, threads: int = DEFAULT_THREADS) -> None:
+    """Serve the app on gunicorn at ``host:port``: ``workers`` processes of ``threads`` threads.
 
     The app (and its SQLite default in the instance folder) is built in the master, so the
     schema is created once; each worker then opens its own connections.
@@ -51,11 +68,15 @@ def serve(host: str, port: int, workers: int) -> None:
     options = {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "sync",
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": WORKER_TIMEOUT,
+        "graceful_timeout": GRACEFUL_TIMEOUT,
+        "keepalive": KEEPALIVE,
         "accesslog": None,
-        "keepalive": 5,
         "preload_app": True,
     }
+    gunicorn.http.wsgi.SERVER = SERVER_NAME  # read by every response gunicorn writes
     _Gunicorn(app, options).run()
 
 

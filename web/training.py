@@ -30,6 +30,10 @@ from .models import Answer, Drill, Skill
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
 """Seconds until a missed deal comes back, by how often it was dealt before."""
 _MAX_SECONDS = 600.0
+FASTEST_ANSWER = 0.25
+"""Seconds below which a page's answer time is refused: about the fastest simple reaction to
+something seen (0.2-0.25 s), before a single card is even read; faster is a script or a bug,
+and would skew the player's speed figures."""
 _MAX_ID = 2**31 - 1
 """The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
 
@@ -208,7 +212,7 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         "seconds": seconds,
         "answered_at": now,
         "day": datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
-        "given": given,
+        "given": _checked_fields(drill.kind, given),
         "missed": ",".join(missed),
         "review_at": review_at,
     }
@@ -238,7 +242,26 @@ def _shown_for(given: dict[str, Any]) -> float:
         return _MAX_SECONDS
     if isinstance(shown, bool) or not isinstance(shown, int | float):
         raise InvalidAnswerError(f"'seconds' must be a number, got {shown!r}")
-    return float(shown) if shown > 0 else _MAX_SECONDS
+    if shown < FASTEST_ANSWER:
+        raise InvalidAnswerError(
+            f"an answer {shown} seconds after the deal is too fast to have counted the cards"
+        )
+    return float(shown)
+
+
+def _checked_fields(kind: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``given`` that the grading and the API checked: what is stored.
+
+    They are the answer its kind is graded on (a discard with its crib model), ``seconds`` and
+    ``muggins``; anything else a client sent is not stored.
+    """
+    if kind == "discard":
+        answer: tuple[str, ...] = ("discard", "crib_model")
+    elif kind in ("hand", "crib") and given.get("by_kind") is not None:
+        answer = ("by_kind",)
+    else:
+        answer = ("points",)
+    return {name: given[name] for name in (*answer, "seconds", "muggins") if name in given}
 
 
 def _skills_upsert(db: Session) -> Any:

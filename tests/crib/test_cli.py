@@ -18,14 +18,19 @@ def test_every_subcommand_is_assembled() -> None:
 
 
 def test_serve_help_documents_its_options_with_defaults() -> None:
-    """``crib serve --help`` names --host, --port and --workers with their defaults."""
+    """``crib serve --help`` names --host, --port, --workers and --threads with their defaults."""
     out = subprocess.run(
         [sys.executable, "-m", "crib", "serve", "--help"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    for option, default in (("--host", "127.0.0.1"), ("--port", "8000"), ("--workers", "2")):
+    for option, default in (
+        ("--host", "127.0.0.1"),
+        ("--port", "8000"),
+        ("--workers", "2"),
+        ("--threads", "4"),
+    ):
         assert option in out
         assert f"default: {default}" in out
 

@@ -12,10 +12,12 @@ carry ``@pytest.mark.sqlite_only(reason)``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -132,6 +134,21 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+_CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+def csrf_token(client: FlaskClient, page: str = "/auth/login") -> str:
+    """The CSRF token ``page`` gives this browser, as a form or ``static/api.js`` sends it."""
+    found = _CSRF_META.search(client.get(page).get_data(as_text=True))
+    assert found, f"no csrf-token meta on {page}"
+    return found.group(1)
+
+
+def post_form(client: FlaskClient, path: str, form: dict[str, str], **kwargs: Any) -> TestResponse:
+    """Submit a form as the browser does, with the page's CSRF token."""
+    return client.post(path, data={**form, "csrf_token": csrf_token(client)}, **kwargs)
+
+
 class AuthActions:
     """Register, log in and out through the real forms."""
 
@@ -141,16 +158,16 @@ class AuthActions:
     def register(self, username: str = "alice", password: str = "cribbage29") -> TestResponse:
         """Register ``username``."""
         form = {"username": username, "password": password}
-        return self._client.post("/auth/register", data=form)
+        return post_form(self._client, "/auth/register", form)
 
     def login(self, username: str = "alice", password: str = "cribbage29") -> TestResponse:
         """Log in as ``username``."""
         form = {"username": username, "password": password}
-        return self._client.post("/auth/login", data=form)
+        return post_form(self._client, "/auth/login", form)
 
     def logout(self) -> TestResponse:
         """Log out."""
-        return self._client.post("/auth/logout")
+        return post_form(self._client, "/auth/logout", {})
 
 
 @pytest.fixture

@@ -85,12 +85,13 @@ def test_score_bad_input(client: FlaskClient, body: Any, message: str) -> None:
 
 
 def test_malformed_json_is_a_400(client: FlaskClient) -> None:
-    """Broken JSON, or a form post, gets a JSON 400 rather than a traceback."""
+    """Broken JSON gets a JSON 400 rather than a traceback; a form post a 415 asking for JSON."""
     broken = client.post("/api/score", data="{oops", content_type="application/json")
+    assert broken.status_code == 400
+    assert "JSON object" in broken.json["error"]
     form = client.post("/api/score", data={"hand": "5H"})
-    for response in (broken, form):
-        assert response.status_code == 400
-        assert "JSON object" in response.json["error"]
+    assert form.status_code == 415
+    assert "application/json" in form.json["error"]
 
 
 def test_pegging_sequence_matches_engine(client: FlaskClient) -> None:

@@ -11,7 +11,7 @@ from trainer import score_show
 from web.db import get_session
 from web.models import Drill, Player
 
-from .conftest import AuthActions
+from .conftest import AuthActions, post_form
 
 
 def answer_one(client: FlaskClient, right: bool = True) -> int:
@@ -79,7 +79,7 @@ def test_register_validation(
     client: FlaskClient, username: str, password: str, message: str
 ) -> None:
     """Bad usernames and short passwords are refused with a reason."""
-    response = client.post("/auth/register", data={"username": username, "password": password})
+    response = post_form(client, "/auth/register", {"username": username, "password": password})
     assert response.status_code == 200
     assert message in response.get_data(as_text=True)
 

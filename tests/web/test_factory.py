@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import create_app
+from web import _persisted_secret, create_app
 
 
 def test_testing_config(app: Flask, database_url: str, tmp_path: Path) -> None:
@@ -75,3 +77,39 @@ def test_only_the_projects_errors_become_a_400(
     monkeypatch.undo()
     bad = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "1S"], "starter": "5S"})
     assert bad.status_code == 400 and "unknown rank '1'" in bad.json["error"]
+
+
+def _start_together(path: Path, barrier: Any, keys: Any) -> None:
+    """One server process starting: wait for the others, then read or make the key."""
+    barrier.wait()
+    keys.put(_persisted_secret(path))
+
+
+def test_servers_starting_together_agree_on_one_key(tmp_path: Path) -> None:
+    """Four processes starting at once each get the same non-empty key (the file is never seen
+    half-written), and the file is private (mode 600)."""
+    context = multiprocessing.get_context("fork")
+    for trial in range(10):
+        path = tmp_path / f"secret_key_{trial}"
+        barrier, keys = context.Barrier(4), context.Queue()
+        starts = [
+            context.Process(target=_start_together, args=(path, barrier, keys)) for _ in "1234"
+        ]
+        for start in starts:
+            start.start()
+        seen = {keys.get(timeout=30) for _ in starts}
+        for start in starts:
+            start.join(timeout=30)
+        assert len(seen) == 1 and len(seen.pop()) == 64, f"trial {trial}: keys differ or empty"
+        assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_sqlite_file_is_private(instance: Path) -> None:
+    """The database holds password hashes: mode 600 like the key, even when it already existed
+    with looser permissions."""
+    database = instance / "trainer.sqlite"
+    create_app()
+    assert database.stat().st_mode & 0o777 == 0o600
+    database.chmod(0o644)
+    create_app()
+    assert database.stat().st_mode & 0o777 == 0o600
