@@ -1,27 +1,46 @@
 """Load benchmark: drill round trips (deal + answer) against gunicorn, measured with wrk.
 
-The trainer runs as ``crib serve`` would run it (``web.serve.serve``: gunicorn, SQLite in WAL
-mode) on 127.0.0.1 with a fresh database; wrk, a separate process, drives it with a Lua
-script in which every connection deals a hand (``GET /api/drills/next``) and answers it
+The trainer runs as ``crib serve`` runs it (``web.serve.serve``: gunicorn with its worker
+model and whatever limits the app applies) on 127.0.0.1 with a fresh database: a SQLite file,
+and a PostgreSQL database on a throwaway cluster (``scripts/test-postgres --serve``: fsync off,
+so the disk is not what is measured). wrk, a separate process, drives it with a Lua script in
+which every connection deals a hand (``GET /api/drills/next``) and answers it
 (``POST /api/drills/<id>/answer``), as several guest players. Bounded in time.
 
-    python benchmarks/web_load.py [--workers 2] [--seconds 10] [--connections 8] [--players 4]
+With ``--attack``, each database is measured twice: as above, then while two slow-loris
+clients (requests whose headers never end) and a password-guessing client run; the figure
+is the honest throughput kept under attack.
 
-Prints requests per second, answers (round trips) per second, latency percentiles and errors.
-Target on a 2-core machine: >= 500 answers/s, p99 <= 50 ms, no errors.
+    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack]
+        [--workers 2] [--seconds 10] [--connections 8] [--players 4]
+
+Prints requests per second, answers (round trips) per second, latency percentiles, errors,
+and the machine's load average before each run (the CPU may be shared).
+Targets on a 2-core machine: SQLite >= 800 answers/s, p99 <= 25 ms, no errors; PostgreSQL
+>= 500 answers/s; under attack >= 80 % of the honest throughput kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
+import threading
+import time
+import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from web.serve import free_port, spawn
+
+ROOT = Path(__file__).resolve().parents[1]
 
 LUA = r"""
 local cookies = {%(cookies)s}
@@ -88,54 +107,189 @@ def guest_cookie(port: int) -> str:
         return str(reply.headers["Set-Cookie"]).split(";", 1)[0]
 
 
+@dataclass
+class Figures:
+    """What one wrk run measured."""
+
+    requests_per_s: float
+    answers_per_s: float
+    latency_ms: dict[str, float]
+    errors: int
+    output: str
+
+
+def drive(port: int, folder: Path, args: argparse.Namespace) -> Figures:
+    """Run wrk's round trips against the server on ``port``."""
+    cookies = ", ".join(f'"{guest_cookie(port)}"' for _ in range(args.players))
+    script = folder / "roundtrip.lua"
+    script.write_text(LUA % {"cookies": cookies})
+    command = [
+        args.wrk,
+        f"-t{args.threads}",
+        f"-c{args.connections}",
+        f"-d{args.seconds}s",
+        "--timeout",
+        "5s",
+        "-s",
+        str(script),
+        f"http://127.0.0.1:{port}",
+    ]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    figures = dict(re.findall(r"LUA (\S+)=(\S+)", output))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    latency = {p: float(figures["p" + p]) for p in ("50", "90", "99", "99.9")}
+    answers = int(figures["answers"]) / args.seconds
+    return Figures(rps, answers, latency, int(figures["errors"]), output.split("LUA")[0].rstrip())
+
+
+def slow_loris(port: int, stop: threading.Event) -> None:
+    """Hold a connection with a request whose headers never end (a header a second)."""
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                while not stop.wait(1.0):
+                    connection.sendall(b"X-Wait: 1\r\n")
+        except OSError:
+            stop.wait(0.1)  # the server closed it: open another
+
+
+def guess_passwords(port: int, stop: threading.Event, tries: list[int]) -> None:
+    """Log in as one player with wrong passwords, as fast as the server answers, as a browser
+    would (the log-in page's cookie and form token, when it has one, sent back)."""
+    import http.cookiejar
+
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    login = f"http://127.0.0.1:{port}/auth/login"
+    n = 0
+    token: re.Match[str] | None = None
+    while not stop.is_set():
+        with contextlib.suppress(OSError):  # 401, 429 (rate limited) and resets alike
+            if n % 20 == 0:  # a fresh form now and then
+                page = opener.open(login, timeout=10).read().decode()
+                token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+            form = {"username": "alice", "password": f"guess{n:08d}"}
+            if token:
+                form["csrf_token"] = token.group(1)
+            opener.open(login, data=urllib.parse.urlencode(form).encode(), timeout=10).close()
+        n += 1
+        tries[0] = n
+
+
+@contextlib.contextmanager
+def attack(port: int) -> Iterator[list[int]]:
+    """Two slow-loris clients and a password guesser while the block runs; yields the
+    guesser's count of tries."""
+    stop = threading.Event()
+    tries = [0]
+    threads = [threading.Thread(target=slow_loris, args=(port, stop)) for _ in range(2)]
+    threads.append(threading.Thread(target=guess_passwords, args=(port, stop, tries)))
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)  # let the attack take hold
+    try:
+        yield tries
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=15)
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new database on a throwaway PostgreSQL cluster (``scripts/test-postgres --serve``)."""
+    import psycopg
+    from sqlalchemy import make_url
+
+    server = subprocess.Popen(
+        [str(ROOT / "scripts" / "test-postgres"), "--serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        line = server.stdout.readline().strip()
+        if not line:
+            raise SystemExit("PostgreSQL did not start (scripts/test-postgres --serve)")
+        url = make_url(line)
+        dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute("CREATE DATABASE crib_bench")
+        yield url.set(database="crib_bench").render_as_string(hide_password=False)
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes) and its CPU count."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
+    """Print one run's figures."""
+    print(f"\n== {title}: workers={args.workers} connections={args.connections}")
+    print(figures.output)
+    print(f"requests/s         {figures.requests_per_s:8.1f}")
+    print(f"answers/s          {figures.answers_per_s:8.1f}   (deal + answer round trips)")
+    for p, ms in figures.latency_ms.items():
+        print(f"latency p{p:<5}      {ms:8.2f} ms")
+    print(f"errors             {figures.errors:8d}")
+
+
+def bench(name: str, database_url: str | None, args: argparse.Namespace) -> None:
+    """Serve on ``database_url`` (a SQLite file when ``None``) and measure."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        port = free_port()
+        try:
+            server = spawn(port, args.workers, folder, "benchmark", database_url=database_url)
+        except RuntimeError as error:
+            raise SystemExit(str(error)) from None
+        try:
+            print(f"\n[{name}] {load()}")
+            honest = drive(port, folder, args)
+            report(f"{name}, honest traffic", honest, args)
+            if args.attack:
+                print(f"\n[{name}] {load()}")
+                with attack(port) as tries:
+                    attacked = drive(port, folder, args)
+                report(
+                    f"{name}, under attack (2 slow-loris clients, 1 password guesser)",
+                    attacked,
+                    args,
+                )
+                kept = 100 * attacked.answers_per_s / honest.answers_per_s
+                print(f"password guesses   {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
+                print(f"throughput kept    {kept:8.1f} %   (target >= 80 %)")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--attack", action="store_true", help="also measure under attack")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    wrk = shutil.which("wrk")
-    if wrk is None:
+    args.wrk = shutil.which("wrk")
+    if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        port = free_port()
-        try:
-            server = spawn(port, args.workers, folder, "benchmark")
-        except RuntimeError as error:
-            raise SystemExit(str(error)) from None
-        try:
-            cookies = ", ".join(f'"{guest_cookie(port)}"' for _ in range(args.players))
-            script = folder / "roundtrip.lua"
-            script.write_text(LUA % {"cookies": cookies})
-            command = [
-                wrk,
-                f"-t{args.threads}",
-                f"-c{args.connections}",
-                f"-d{args.seconds}s",
-                "--timeout",
-                "5s",
-                "-s",
-                str(script),
-                f"http://127.0.0.1:{port}",
-            ]
-            output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    figures = dict(re.findall(r"LUA (\S+)=(\S+)", output))
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
-    answers = int(figures["answers"]) / args.seconds
-    print(output.split("LUA")[0].rstrip())
-    print(f"\nworkers={args.workers} connections={args.connections} players={args.players}")
-    print(f"requests/s         {rps:8.1f}")
-    print(f"answers/s          {answers:8.1f}   (deal + answer round trips)")
-    for p in ("50", "90", "99", "99.9"):
-        print(f"latency p{p:<5}      {float(figures['p' + p]):8.2f} ms")
-    print(f"errors             {int(figures['errors']):8d}")
+    if args.database in ("sqlite", "both"):
+        bench("SQLite", None, args)
+    if args.database in ("postgresql", "both"):
+        with postgres_database() as url:
+            bench("PostgreSQL", url, args)
 
 
 if __name__ == "__main__":

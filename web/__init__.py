@@ -24,11 +24,17 @@ if TYPE_CHECKING:  # Flask loads with the app, not with the ``crib`` command (:m
     from flask import Flask
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, prepare_schema: bool = True
+) -> Flask:
     """Build the app: config, instance folder, database, blueprints.
 
     Config comes from ``test_config`` when given, otherwise from ``instance/config.py`` and the
-    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``).
+    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``). A new, empty database gets the
+    schema; ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
+
+    Raises:
+        web.schema.SchemaError: the database's schema is behind (or unknown).
     """
     from flask import Flask
 
@@ -54,7 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     sessions.init_app(app)
     trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
-    db.init_app(app)
+    db.init_app(app, prepare_schema=prepare_schema)
     errors.init_app(app)
     headers.init_app(app)
     limits.init_app(app)

@@ -22,6 +22,7 @@ from trainer.table import Group, score_table
 from . import limits, progress, training
 from .auth import as_player, session_player_id
 from .db import get_session
+from .openapi import DOCUMENT
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -82,6 +83,12 @@ def _choice(name: str, allowed: tuple[str, ...], default: str) -> str:
     if value not in allowed:
         abort(400, f"unknown {name} {value!r} (use one of: {', '.join(allowed)})")
     return value
+
+
+@bp.get("/openapi.json")
+def openapi() -> dict[str, Any]:
+    """This API as an OpenAPI 3.1 document (:mod:`web.openapi`)."""
+    return DOCUMENT
 
 
 @bp.post("/score")

@@ -1,11 +1,13 @@
-"""The web trainer's subcommands of ``crib`` (assembled by :mod:`crib.cli`): serve.
+"""The web trainer's subcommands of ``crib``: ``serve`` and ``db upgrade``.
 
-Flask and gunicorn are imported when ``serve`` runs, not when ``crib`` starts.
+:mod:`crib.cli` assembles them. Flask, gunicorn and Alembic are imported when a command runs,
+not when ``crib`` starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TextIO
 
 DEFAULT_HOST = "127.0.0.1"
@@ -14,8 +16,12 @@ DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
 
 
+EXIT_SCHEMA = 2
+"""Exit status when the database's schema is not the one the trainer needs."""
+
+
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``serve`` to the ``crib`` command."""
+    """Add ``serve`` and ``db upgrade`` to the ``crib`` command."""
     serve = commands.add_parser(
         "serve",
         help="run the web trainer",
@@ -40,12 +46,48 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="threads per worker process (default: %(default)s)",
     )
     serve.set_defaults(run=_serve)
+    database = commands.add_parser(
+        "db",
+        help="manage the web trainer's database",
+        description="The web trainer's database (CRIB_DATABASE_URL, see README: deployment).",
+    )
+    actions = database.add_subparsers(dest="action", required=True, metavar="ACTION")
+    upgrade = actions.add_parser(
+        "upgrade",
+        help="bring the database's schema up to date (back it up first)",
+        description="Apply the schema migrations the database lacks; a no-op when up to date.",
+    )
+    upgrade.set_defaults(run=_upgrade)
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from .schema import SchemaError
     from .serve import serve
 
     print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
     out.flush()
-    serve(args.host, args.port, args.workers, args.threads)
+    try:
+        serve(args.host, args.port, args.workers, args.threads)
+    except SchemaError as error:
+        print(f"crib serve: error: {error}", file=sys.stderr)
+        return EXIT_SCHEMA
+    return 0
+
+
+def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
+    from . import create_app, schema
+
+    app = create_app(prepare_schema=False)
+    engine = app.extensions["crib_engine"]
+    lock = app.extensions["crib_write_lock"]
+    was = schema.upgrade(engine, lock.held if lock else None)
+    url = engine.url.render_as_string(hide_password=True)  # never the password
+    if was == schema.head():
+        print(f"The database at {url} is up to date (schema version {was}).", file=out)
+    else:
+        print(
+            f"Upgraded the database at {url} from {was} to schema version {schema.head()}.",
+            file=out,
+        )
+    engine.dispose()
     return 0

@@ -47,6 +47,8 @@ def _json_api_from_this_site() -> None:
     """Refuse a state-changing API request from another site or without a JSON body."""
     if not request.path.startswith("/api/") or request.method in SAFE_METHODS:
         return
+    if request.routing_exception is not None:  # no such route or method: routing's 404/405
+        return
     if _from_another_site():
         abort(403, "The trainer's API does not take requests made by another site's page.")
     if request.endpoint not in MULTIPART_ENDPOINTS and not request.is_json:

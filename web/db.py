@@ -1,9 +1,9 @@
-"""The database: one SQLAlchemy engine per app, a session per request, ``flask init-db``.
+"""The database: one SQLAlchemy engine per app, a session per request.
 
 SQLite (the default, in the instance folder) runs in WAL mode with a busy timeout so that
 several gunicorn workers can share it; any other SQLAlchemy URL (PostgreSQL for several
-servers) works unchanged. The schema is created at start-up with ``create_all``: the tables
-only grow by new tables so far, so there are no migrations yet.
+servers) works unchanged. The schema is versioned by Alembic (:mod:`web.schema`): a new
+database is set up at start-up, one that is behind stops the start until ``crib db upgrade``.
 """
 
 from __future__ import annotations
@@ -14,29 +14,51 @@ import os
 import threading
 from collections.abc import Iterator
 
-import click
 from flask import Flask, current_app, g
-from flask.cli import with_appcontext
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from . import schema
 
 
 class Base(DeclarativeBase):
     """The declarative base of every table."""
 
 
-def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
+class DatabaseUnavailable(Exception):
+    """The database cannot be used: a write did not reach it, or it cannot be reached."""
+
+
+_FILE_ID = "crib_sqlite_file"
+"""Key of a SQLite connection's record info: (device, inode) of the file it opened."""
+
+
+def _file_id(path: str) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
+
+
+def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+    database = dbapi_connection.execute("PRAGMA database_list").fetchone()[2]  # type: ignore[attr-defined]
+    if database:  # the file this connection writes to, whatever happens to the path later
+        record.info[_FILE_ID] = _file_id(database)
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys."""
-    engine = create_engine(url)
+    """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys.
+
+    SQL parameters never appear in errors or logs (they hold password hashes); connections to
+    a database server are checked before use, so a restarted server costs no failed request.
+    """
+    server = not url.startswith("sqlite")
+    engine = create_engine(url, hide_parameters=True, pool_pre_ping=server)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -52,8 +74,9 @@ class _WriteLock:
     keeps one worker's threads (gunicorn ``gthread``) one at a time as well.
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self.path = f"{database}.lock"
         self._pid = -1
         self._fd = -1
         self._threads = threading.Lock()
@@ -70,16 +93,41 @@ class _WriteLock:
             finally:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
 
+    def check_written(self, opened: tuple[int, int] | None) -> None:
+        """Check that the database file is still the one a connection opened as ``opened``.
+
+        A file deleted or replaced under a running server takes writes that are lost (its
+        directory deleted, a restore copied over it).
+
+        Raises:
+            DatabaseUnavailable: the file is gone or another one (the pool is reopened).
+        """
+        try:
+            now = _file_id(self.database)
+        except OSError:
+            now = None
+        if opened is None or now != opened:
+            current_app.extensions["crib_engine"].dispose()  # reopen from the path next time
+            raise DatabaseUnavailable(f"the database file {self.database} was removed or replaced")
+
 
 @contextlib.contextmanager
-def write_lock() -> Iterator[None]:
-    """Hold while writing and committing: serializes SQLite writers; a no-op elsewhere."""
+def write_lock(db: Session) -> Iterator[None]:
+    """Hold while writing and committing in ``db``; a no-op but on a SQLite file.
+
+    Serializes SQLite writers, then checks that what was committed reached the database file.
+
+    Raises:
+        DatabaseUnavailable: the SQLite file was deleted or replaced (nothing was stored).
+    """
     lock: _WriteLock | None = current_app.extensions["crib_write_lock"]
     if lock is None:
         yield
-    else:
-        with lock.held():
-            yield
+        return
+    opened = db.connection().info.get(_FILE_ID)
+    with lock.held():
+        yield
+    lock.check_written(opened)
 
 
 def get_session() -> Session:
@@ -97,22 +145,6 @@ def close_session(_error: BaseException | None = None) -> None:
         session.close()
 
 
-def init_db(app: Flask) -> None:
-    """Create any missing tables."""
-    from . import models  # noqa: F401  (registers the tables on Base.metadata)
-
-    Base.metadata.create_all(app.extensions["crib_engine"])
-
-
-@click.command("init-db")
-@with_appcontext
-def init_db_command() -> None:
-    """Create the tables (also done at every start-up)."""
-    init_db(current_app)
-    url = current_app.extensions["crib_engine"].url.render_as_string(hide_password=True)
-    click.echo(f"Initialized the database at {url}.")  # never the password
-
-
 def _make_private(path: str) -> None:
     """Make the SQLite file (it holds password hashes) readable by its owner only.
 
@@ -123,17 +155,22 @@ def _make_private(path: str) -> None:
     os.chmod(path, 0o600)
 
 
-def init_app(app: Flask) -> None:
-    """Give ``app`` an engine and session factory, create the schema, add ``init-db``."""
+def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
+    """Give ``app`` an engine and session factory; set up a new database's schema.
+
+    Raises:
+        web.schema.SchemaError: (with ``prepare_schema``) the database is behind.
+    """
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["crib_engine"] = engine
     database = engine.url.database
     on_disk = engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
     if on_disk:
         _make_private(str(database))
-    app.extensions["crib_write_lock"] = _WriteLock(f"{database}.lock") if on_disk else None
+    lock = _WriteLock(database) if on_disk and database else None
+    app.extensions["crib_write_lock"] = lock
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)
-    app.cli.add_command(init_db_command)
-    init_db(app)
+    if prepare_schema:
+        schema.prepare(engine, lock.held if lock else None)
     engine.dispose()  # no connection crosses a gunicorn fork

@@ -4,9 +4,27 @@ from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, InternalServerError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from trainer.errors import CribbageError
+
+from .db import DatabaseUnavailable
+
+UNAVAILABLE = (
+    "The trainer cannot reach its records right now, so nothing was saved"
+    " (an answer given now was not counted). Please try again in a minute."
+)
+RETRY_AFTER_SECONDS = 30
+_READ_ONLY_SQLSTATE = "25006"
+"""PostgreSQL's read_only_sql_transaction (a read-only database or standby)."""
+_SQLITE_UNAVAILABLE = (
+    "readonly",  # a read-only file or mount
+    "unable to open",  # its directory is gone
+    "disk i/o",
+    "database is locked",  # still busy after the busy timeout
+    "no such table",  # the file was deleted and an empty one made in its place
+)
 
 
 def _wants_json() -> bool:
@@ -14,11 +32,15 @@ def _wants_json() -> bool:
 
 
 def handle_http(error: HTTPException) -> ResponseReturnValue:
-    """A 4xx/5xx from ``abort`` or routing: its description as ``{"error": ...}`` or a page."""
+    """Answer a 4xx/5xx from ``abort`` or routing: ``{"error": ...}`` or a page.
+
+    The error's headers come along (``Allow`` on a 405, ``Retry-After`` on a 503).
+    """
     code = error.code or 500
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]  # Allow…
     if _wants_json():
-        return {"error": error.description}, code
-    return render_template("error.html", code=code, message=error.description), code
+        return {"error": error.description}, code, headers
+    return render_template("error.html", code=code, message=error.description), code, headers
 
 
 def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
@@ -32,11 +54,37 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
     return render_template("error.html", code=400, message=str(error)), 400
 
 
+def _database_unavailable(error: Exception) -> bool:
+    """Whether ``error`` says the database cannot be used, rather than a statement is wrong.
+
+    Down, unreachable, read-only, its file gone.
+    """
+    if isinstance(error, DatabaseUnavailable):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated:
+        return True
+    if type(error.orig).__module__.startswith("sqlite3"):  # no codes, only messages
+        message = str(error.orig).lower()
+        return any(m in message for m in _SQLITE_UNAVAILABLE)
+    sqlstate = str(getattr(error.orig, "sqlstate", None) or "")
+    if not sqlstate:  # the driver's own: no connection could be made
+        return isinstance(error, OperationalError)
+    # the server's: connection failures (08…), shutting down (57P…), read-only
+    return sqlstate.startswith(("08", "57P")) or sqlstate == _READ_ONLY_SQLSTATE
+
+
 def handle_unexpected(error: Exception) -> ResponseReturnValue:
-    """Anything else: logged, and a 500 without internals.
+    """Anything else: logged, and a 500 without internals; a 503 if the database is unusable.
+
+    The 503 says in players' words that nothing was stored (so nothing is acknowledged).
 
     HTTP errors never get here: Flask picks the most specific handler, :func:`handle_http`.
     """
+    if _database_unavailable(error):  # SQL parameters are hidden: no password hash in the log
+        current_app.logger.error("database unavailable on %s: %s", request.path, error)
+        return handle_http(ServiceUnavailable(UNAVAILABLE, retry_after=RETRY_AFTER_SECONDS))
     current_app.logger.exception("unhandled error on %s", request.path)
     return handle_http(InternalServerError("something went wrong on our side"))
 

@@ -97,11 +97,17 @@ def free_port() -> int:
 
 
 def spawn(
-    port: int, workers: int, folder: Path, secret: str, timeout: float = 30.0
+    port: int,
+    workers: int,
+    folder: Path,
+    secret: str,
+    timeout: float = 30.0,
+    database_url: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Run :func:`serve` on 127.0.0.1:``port`` in a subprocess; return once it answers.
 
-    Its database is ``folder/trainer.sqlite`` and its output goes to ``folder/server.log``.
+    Its database is ``database_url`` (by default ``folder/trainer.sqlite``) and its output goes
+    to ``folder/server.log``.
 
     Raises:
         RuntimeError: with the server's log, when it exits or does not answer within
@@ -109,10 +115,11 @@ def spawn(
     """
     env = {
         **os.environ,
-        "CRIB_DATABASE_URL": f"sqlite:///{folder / 'trainer.sqlite'}",
+        "CRIB_DATABASE_URL": database_url or f"sqlite:///{folder / 'trainer.sqlite'}",
         "CRIB_SECRET_KEY": secret,
     }
     code = f"from web.serve import serve; serve('127.0.0.1', {port}, {workers})"
+    folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(

@@ -123,7 +123,7 @@ def deal_next(
         values = _drill_values(player_id, deal, mode, difficulty)
     else:
         answer_id, values = due
-    with write_lock():
+    with write_lock(db):
         if due is not None:
             db.execute(_UNQUEUE, {"answer_id": answer_id})
         drill = db.execute(_INSERT_DRILL, values).one()
@@ -164,7 +164,7 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
         _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
         for position, (deal, level) in enumerate(deals)
     ]
-    with write_lock():
+    with write_lock(db):
         db.execute(insert(DRILLS), rows)
         db.commit()
     return list(db.execute(query.order_by(DRILLS.c.position)))
@@ -220,7 +220,7 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         drill.player_id,
         weak_spots.tally([(_categories(drill.categories), verdict.missed_categories, seconds)]),
     )
-    with write_lock():
+    with write_lock(db):
         db.execute(_INSERT_ANSWER, answer)
         if added:
             db.execute(_skills_upsert(db), added)

@@ -1,55 +1,123 @@
 """Fixtures: an app with a fresh database of its own, a client, and account actions.
 
-The database is a SQLite file in ``tmp_path``. With ``CRIB_TEST_DATABASE_URL`` set (any
-SQLAlchemy URL, e.g. ``postgresql+psycopg://crib@127.0.0.1:5432/crib_test``, as
-``scripts/test-postgres`` sets it), every test runs on that database instead, after all the
-app's tables there are dropped, so each test starts from an empty schema. Tests of what only
-SQLite does are marked :func:`sqlite_only` and skip elsewhere.
+Every test that uses the database runs twice: on a SQLite file in ``tmp_path`` and on a
+PostgreSQL database of its own. The PostgreSQL server is started once per session by
+``scripts/test-postgres --serve`` (a throwaway cluster), or is the server at
+``CRIB_TEST_DATABASE_URL`` when that is set (its role must be allowed to create databases:
+each test gets a new one, dropped afterwards). When PostgreSQL cannot be started, its tests
+fail under CI (``CI=true``) and skip elsewhere, saying why. Tests of what only SQLite does
+carry ``@pytest.mark.sqlite_only(reason)``.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import make_url
+from flask.testing import FlaskClient
+from sqlalchemy import URL, Engine, make_url
+from sqlalchemy.exc import OperationalError
 from werkzeug.test import TestResponse
 
-import web.models  # noqa: F401  (registers the tables on Base.metadata)
 from web import create_app
-from web.db import Base, make_engine
+from web.db import make_engine
 
-TEST_DATABASE_URL = os.environ.get("CRIB_TEST_DATABASE_URL") or None
-"""The server the web tests run on, or ``None`` for a SQLite file per test."""
+ROOT = Path(__file__).resolve().parents[2]
+TEST_POSTGRES = ROOT / "scripts" / "test-postgres"
+DATABASES = ("sqlite", "postgresql")
 
-ON_SQLITE = TEST_DATABASE_URL is None or make_url(TEST_DATABASE_URL).get_backend_name() == "sqlite"
+
+def _unavailable(why: str) -> None:
+    """PostgreSQL cannot be used: a failure under CI, a skip (saying why) elsewhere."""
+    message = f"PostgreSQL is not available: {why}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
 
 
-def sqlite_only(why: str) -> pytest.MarkDecorator:
-    """Skip the test when the tests run on another database, saying ``why`` it is SQLite's."""
-    return pytest.mark.skipif(not ON_SQLITE, reason=f"SQLite only: {why}")
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[URL]:
+    """The URL of a PostgreSQL server (its maintenance database), started once per session."""
+    external = os.environ.get("CRIB_TEST_DATABASE_URL")
+    if external:
+        yield make_url(external)
+        return
+    try:
+        server = subprocess.Popen(
+            [str(TEST_POSTGRES), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    except OSError as error:
+        _unavailable(str(error))
+    assert server.stdout is not None and server.stdin is not None
+    url = server.stdout.readline().strip()
+    if not url:
+        _unavailable(f"scripts/test-postgres --serve said: {server.communicate()[1].strip()}")
+    try:
+        yield make_url(url)
+    finally:
+        server.stdin.close()  # the script stops and removes the cluster
+        server.wait(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def postgres_admin(postgres_server: URL) -> Iterator[Engine]:
+    """An autocommit engine on the server's maintenance database, to create databases."""
+    engine = make_engine(postgres_server.render_as_string(hide_password=False))
+    admin = engine.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    except OperationalError as error:
+        _unavailable(f"cannot connect: {error}")
+    yield admin
+    engine.dispose()
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """The URL of this test's empty database."""
-    if TEST_DATABASE_URL is None:
+def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database for this test; dropped afterwards."""
+    admin: Engine = request.getfixturevalue("postgres_admin")
+    name = f"crib_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as connection:
+        fast = connection.dialect.server_version_info >= (15,)  # no WAL for a throwaway copy
+        strategy = " STRATEGY = FILE_COPY" if fast else ""
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"{strategy}')
+    yield postgres_server.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An instance folder in tmp_path, and no CRIB_* settings in the environment."""
+    folder = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(folder))
+    monkeypatch.delenv("CRIB_SECRET_KEY", raising=False)
+    monkeypatch.delenv("CRIB_DATABASE_URL", raising=False)
+    return folder
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of this test's empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'trainer.sqlite'}"
-    engine = make_engine(TEST_DATABASE_URL)
-    try:
-        with engine.begin() as connection:
-            if connection.dialect.name == "postgresql":  # fail, not hang, on a leftover lock
-                connection.exec_driver_sql("SET LOCAL lock_timeout = '10s'")
-            Base.metadata.drop_all(connection)
-    finally:
-        engine.dispose()
-    return TEST_DATABASE_URL
+    marker = request.node.get_closest_marker("sqlite_only")
+    if marker is not None:
+        pytest.skip(f"SQLite only: {marker.args[0]}")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 @pytest.fixture
@@ -64,12 +132,6 @@ def app(database_url: str) -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """A browser with its own cookies (so its own guest)."""
     return app.test_client()
-
-
-@pytest.fixture
-def runner(app: Flask) -> FlaskCliRunner:
-    """The app's command-line runner."""
-    return app.test_cli_runner()
 
 
 _CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')

@@ -1,17 +1,16 @@
-"""The database: SQLite pragmas, the schema at start-up, ``flask init-db``."""
+"""The database: SQLite pragmas, the schema at start-up, the write lock."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
 from web import create_app
 from web.db import get_session
-
-from .conftest import ON_SQLITE, sqlite_only
 
 
 def test_schema_created_at_start_up(app: Flask) -> None:
@@ -20,7 +19,7 @@ def test_schema_created_at_start_up(app: Flask) -> None:
     assert {"players", "drills", "answers", "skills"} <= tables
 
 
-@sqlite_only("WAL, the busy timeout and the foreign-keys switch are SQLite pragmas")
+@pytest.mark.sqlite_only("WAL, the busy timeout and the foreign-keys switch are SQLite pragmas")
 def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
     """Every connection gets WAL, a busy timeout and foreign keys."""
     with app.app_context():
@@ -30,17 +29,7 @@ def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
         assert db.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
-def test_init_db_command(runner: FlaskCliRunner, database_url: str) -> None:
-    """``flask init-db`` reports where the database is, with any password masked."""
-    result = runner.invoke(args=["init-db"])
-    assert result.exit_code == 0
-    shown = make_url(database_url).render_as_string(hide_password=True)
-    assert result.output == f"Initialized the database at {shown}.\n"
-    password = make_url(database_url).password
-    assert not password or str(password) not in result.output
-
-
-@sqlite_only("the write lock is a file beside the SQLite database")
+@pytest.mark.sqlite_only("the write lock is a file beside the SQLite database")
 def test_writes_hold_a_file_lock(client: FlaskClient, database_url: str) -> None:
     """SQLite writers take ``<database>.lock``."""
     client.get("/api/drills/next?kind=hand")
@@ -52,7 +41,7 @@ def test_no_write_lock_without_a_database_file(app: Flask) -> None:
     memory = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
     assert memory.extensions["crib_write_lock"] is None
     memory.extensions["crib_engine"].dispose()
-    if not ON_SQLITE:
+    if app.extensions["crib_engine"].dialect.name != "sqlite":
         assert app.extensions["crib_write_lock"] is None
 
 

@@ -12,26 +12,14 @@ from flask.testing import FlaskClient
 
 from web import _persisted_secret, create_app
 
-from .conftest import TEST_DATABASE_URL
-
 
 def test_testing_config(app: Flask, database_url: str, tmp_path: Path) -> None:
     """The test config wins: the database is the test's own (by default a file in tmp_path)."""
     assert app.testing
     assert app.config["DATABASE_URL"] == database_url
-    if TEST_DATABASE_URL is None:
+    if database_url.startswith("sqlite"):
         assert str(tmp_path) in database_url
     assert not create_app({"SECRET_KEY": "x", "DATABASE_URL": "sqlite://"}).testing
-
-
-@pytest.fixture
-def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """An instance folder in tmp_path, and no CRIB_* settings in the environment."""
-    folder = tmp_path / "instance"
-    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(folder))
-    monkeypatch.delenv("CRIB_SECRET_KEY", raising=False)
-    monkeypatch.delenv("CRIB_DATABASE_URL", raising=False)
-    return folder
 
 
 def test_secret_key_is_generated_once_and_kept(instance: Path) -> None:

@@ -12,10 +12,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from web.db import write_lock
+from web.db import get_session, write_lock
 from web.serve import free_port, spawn
-
-from .conftest import sqlite_only
 
 WORKERS = 2
 """As many worker processes as ``crib serve`` starts by default."""
@@ -62,7 +60,7 @@ def test_the_server_does_not_advertise_itself(server: str) -> None:
         assert "gunicorn" not in response.headers.get("Server", "").lower()
 
 
-@sqlite_only("the write lock is SQLite's")
+@pytest.mark.sqlite_only("the write lock is SQLite's")
 def test_the_sqlite_write_lock_serializes_threads_of_one_worker(app: Flask) -> None:
     """``flock`` locks belong to an open file, shared by a process's threads: the write lock
     must also keep a gthread worker's own threads one at a time."""
@@ -72,7 +70,7 @@ def test_the_sqlite_write_lock_serializes_threads_of_one_worker(app: Flask) -> N
 
     def write() -> None:
         nonlocal inside, most
-        with app.app_context(), write_lock():
+        with app.app_context(), write_lock(get_session()):
             with count:
                 inside += 1
                 most = max(most, inside)

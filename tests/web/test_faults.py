@@ -1,0 +1,145 @@
+"""The database failing under a running server: a 503 in players' words, nothing acknowledged
+that was not stored, and no SQL parameters (password hashes) in errors or logs."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import Engine, event, func, make_url, select, text
+from sqlalchemy.exc import DBAPIError
+
+from web import create_app
+from web.db import make_engine
+from web.errors import UNAVAILABLE
+from web.models import Answer
+
+from .conftest import AuthActions
+
+
+def _answers(database_url: str) -> int:
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            return int(connection.scalar(select(func.count()).select_from(Answer)) or 0)
+    finally:
+        engine.dispose()
+
+
+def _assert_unavailable(reply: object) -> None:
+    assert reply.status_code == 503  # type: ignore[attr-defined]
+    assert reply.json == {"error": UNAVAILABLE}  # type: ignore[attr-defined]
+    assert reply.headers["Retry-After"] == "30"  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def folder_app(tmp_path: Path) -> Flask:
+    """The trainer on a SQLite file in a folder of its own (to be deleted)."""
+    url = f"sqlite:///{tmp_path / 'data' / 'trainer.sqlite'}"
+    (tmp_path / "data").mkdir()
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url})
+
+
+def test_answer_into_a_deleted_database_folder_is_not_acknowledged(
+    folder_app: Flask, tmp_path: Path
+) -> None:
+    """The SQLite file's folder deleted under the server: the answer (which would go into the
+    deleted file) is a 503, and so is the next deal."""
+    client = folder_app.test_client()
+    drill = client.get("/api/drills/next?kind=hand").json
+    assert drill is not None
+    shutil.rmtree(tmp_path / "data")
+    _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
+    _assert_unavailable(client.get("/api/drills/next?kind=hand"))
+
+
+def test_answer_into_a_deleted_database_file_is_not_acknowledged(
+    folder_app: Flask, tmp_path: Path
+) -> None:
+    """The SQLite file deleted (its folder kept): a 503, not an answer stored in a ghost; the
+    page says so too."""
+    client = folder_app.test_client()
+    drill = client.get("/api/drills/next?kind=hand").json
+    assert drill is not None
+    for path in (tmp_path / "data").glob("trainer.sqlite*"):
+        path.unlink()
+    _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
+    page = client.get("/progress")
+    assert page.status_code == 503
+    assert "try again in a minute" in page.text
+
+
+def _make_read_only(app: Flask, database_url: str) -> None:
+    """From now on the app's connections can only read (a read-only file, mount or server)."""
+    engine: Engine = app.extensions["crib_engine"]
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", lambda c, _r: c.execute("PRAGMA query_only = ON"))
+    else:
+        with engine.connect() as connection:
+            name = make_url(database_url).database
+            connection.exec_driver_sql(
+                f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
+            )
+            connection.commit()
+    engine.dispose()
+
+
+def test_read_only_database_is_a_503_and_logs_no_password_hash(
+    app: Flask,
+    client: FlaskClient,
+    auth: AuthActions,
+    database_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A database that has become read-only: answering and registering are 503s, nothing is
+    stored, and the logged error shows no SQL parameters (the password hash)."""
+    drill = client.get("/api/drills/next?kind=hand").json
+    assert drill is not None
+    _make_read_only(app, database_url)
+    with caplog.at_level(logging.ERROR):
+        _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
+        register = auth.register("mallory", "hunter2hunter2")
+    assert register.status_code == 503
+    assert "database unavailable" in caplog.text
+    assert "scrypt:" not in caplog.text and "hunter2" not in caplog.text
+    assert _answers(database_url) == 0
+
+
+def test_database_server_down_is_a_503_then_recovers(
+    postgres_url: str, postgres_admin: Engine
+) -> None:
+    """PostgreSQL refusing connections (its sessions cut): a 503; once it is back, the same
+    server answers again without a restart."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": postgres_url})
+    client = app.test_client()
+    drill = client.get("/api/drills/next?kind=hand").json
+    assert drill is not None
+    name = make_url(postgres_url).database
+    with postgres_admin.connect() as admin:
+        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute(
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
+            {"name": name},
+        )
+        _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
+        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    assert client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
+    app.extensions["crib_engine"].dispose()
+
+
+def test_sql_parameters_never_appear_in_errors(database_url: str) -> None:
+    """A failing statement's error (what would be logged) does not show its parameters."""
+    engine = make_engine(database_url)
+    try:
+        with pytest.raises(DBAPIError) as failure, engine.connect() as connection:
+            connection.execute(
+                text("SELECT nothing FROM nowhere WHERE x = :h"), {"h": "scrypt:32768"}
+            )
+    finally:
+        engine.dispose()
+    assert "nowhere" in str(failure.value)
+    assert "scrypt:32768" not in str(failure.value)

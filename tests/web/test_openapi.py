@@ -1,0 +1,88 @@
+"""The OpenAPI document of the JSON API (``/api/openapi.json``), checked by schemathesis:
+generated requests to every operation get no 5xx and only responses the document describes."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import positive_data_acceptance
+from werkzeug.test import TestResponse
+
+from web.openapi import PATHS
+
+api = schemathesis.pytest.from_fixture("api_schema")
+GENERATED: collections.Counter[str] = collections.Counter()
+"""Generated cases run, by operation (printed at the end of the module: ``pytest -s``)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report_generated() -> Iterator[None]:
+    yield
+    if GENERATED:
+        by_operation = ", ".join(f"{op} {n}" for op, n in sorted(GENERATED.items()))
+        print(f"\nschemathesis: {GENERATED.total()} generated cases ({by_operation})")
+
+
+@pytest.fixture
+def api_schema(app: Flask) -> Any:
+    """The document as the app serves it, calling the app in-process (WSGI)."""
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+
+
+def test_document_lists_every_api_route(app: Flask) -> None:
+    """Every JSON route of the app (but the document itself) is an operation, and no more."""
+    routes = {
+        (rule.rule.replace("<int:drill_id>", "{drill_id}"), method.lower())
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/") and rule.rule != "/api/openapi.json"
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    documented = {(path, method) for path, item in PATHS.items() for method in item}
+    assert documented == routes
+
+
+@api.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_api_conforms_to_its_document(case: Any) -> None:
+    """No 5xx, a documented status and content type, a body matching its schema. (Not every
+    schema-valid body is an answer the engine accepts: a hand of cards that are all valid may
+    hold a duplicate, so a 400 for a schema-valid request is no failure.)"""
+    GENERATED[f"{case.method} {case.path}"] += 1
+    case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+
+@pytest.mark.parametrize("kind", ["hand", "crib", "pegging", "discard"])
+def test_successful_replies_conform(api_schema: Any, client: FlaskClient, kind: str) -> None:
+    """One player deals a drill of each kind, answers it (with muggins) and answers it again,
+    then opens the daily challenge: each reply matches the document (random requests rarely
+    get this far)."""
+
+    def check(path: str, method: str, reply: TestResponse, **request: Any) -> Any:
+        api_schema[path][method].Case(**request).validate_response(
+            reply, excluded_checks=[positive_data_acceptance]
+        )
+        return reply.json
+
+    dealt = client.get(f"/api/drills/next?kind={kind}")
+    drill = check("/api/drills/next", "GET", dealt, query={"kind": kind})
+    body = {"discard": drill["cards"][:2]} if kind == "discard" else {"points": 0}
+    body["muggins"] = kind != "discard"
+    path = "/api/drills/{drill_id}/answer"
+    for status in (200, 409):  # answered, then answered again
+        reply = client.post(f"/api/drills/{drill['id']}/answer", json=body)
+        assert reply.status_code == status
+        check(path, "POST", reply, path_parameters={"drill_id": drill["id"]}, body=body)
+    daily = check("/api/daily", "GET", client.get("/api/daily"))
+    assert len(daily["drills"]) == 6

@@ -1,0 +1,340 @@
+"""The JSON API described as an OpenAPI 3.1 document, served at ``/api/openapi.json``.
+
+Written by hand beside the views in :mod:`web.api` and :mod:`web.photo`; the test suite runs
+schemathesis against it (every operation, generated requests), which fails on any response
+that the document does not describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.dealing import KINDS, Difficulty
+from trainer.items import Kind
+from trainer.rules import RULESETS
+
+JSON = "application/json"
+Schema = dict[str, Any]
+
+
+def _array(items: Schema, **extra: Any) -> Schema:
+    return {"type": "array", "items": items, **extra}
+
+
+def _object(properties: dict[str, Schema], *optional: str, **extra: Any) -> Schema:
+    """An object with these properties, all required but ``optional``."""
+    required = [name for name in properties if name not in optional]
+    return {"type": "object", "properties": properties, "required": required, **extra}
+
+
+CARD: Schema = {
+    "type": "string",
+    "pattern": "^(?:[AaTtJjQqKk2-9]|10)[HDCShdcs♥♦♣♠]$",
+    "description": "A card as players write it: 5H, 10D, TD, JS, 5♥",
+}
+CARDS = _array({"type": "string"})
+NUMBER: Schema = {"type": "number"}
+INTEGER: Schema = {"type": "integer"}
+BOOLEAN: Schema = {"type": "boolean"}
+STRING: Schema = {"type": "string"}
+KIND_NAMES = [kind.value for kind in Kind]
+
+SCHEMAS: dict[str, Schema] = {
+    "Error": _object({"error": STRING}),
+    "Item": _object(
+        {"kind": {"type": "string", "enum": KIND_NAMES}, "cards": CARDS, "points": INTEGER}
+    ),
+    "RuleText": {
+        "type": "object",
+        "description": "The rule of each kind of item, by kind",
+        "propertyNames": {"enum": KIND_NAMES},
+        "additionalProperties": STRING,
+    },
+    "Score": _object(
+        {
+            "total": INTEGER,
+            "items": _array({"$ref": "#/components/schemas/Item"}),
+            "hand": CARDS,
+            "starter": STRING,
+            "crib": BOOLEAN,
+            "rules": {"type": "string", "enum": sorted(RULESETS)},
+            "say": STRING,
+            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+        }
+    ),
+    "Pegging": _object(
+        {
+            "pegs": _array(
+                _object(
+                    {
+                        "card": STRING,
+                        "player": {"type": "integer", "enum": [0, 1]},
+                        "count": INTEGER,
+                        "points": INTEGER,
+                        "items": _array({"$ref": "#/components/schemas/Item"}),
+                    }
+                )
+            ),
+            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+        }
+    ),
+    "Drill": _object(
+        {
+            "id": INTEGER,
+            "kind": {"type": "string", "enum": list(KINDS)},
+            "mode": {"type": "string", "enum": ["practice", "sprint", "daily", "review"]},
+            "difficulty": {"type": "string", "enum": [d.value for d in Difficulty]},
+            "position": {"type": ["integer", "null"]},
+            "hand": CARDS,
+            "starter": STRING,
+            "crib": BOOLEAN,
+            "played": CARDS,
+            "card": STRING,
+            "count": INTEGER,
+            "cards": CARDS,
+            "dealer": BOOLEAN,
+            "role": {"type": "string", "enum": ["dealer", "pone"]},
+        },
+        *("hand", "starter", "crib", "played", "card", "count", "cards", "dealer", "role"),
+        description="hand, starter, crib for hands and cribs; played, card, count for pegging;"
+        " cards, dealer, role for discards",
+    ),
+    "Answer": _object(
+        {
+            "points": {"type": "integer", "minimum": 0, "maximum": 99},
+            "by_kind": {
+                "type": "object",
+                "propertyNames": {"enum": KIND_NAMES},
+                "additionalProperties": {"type": "integer", "minimum": 0},
+            },
+            "discard": _array(CARD, minItems=1, maxItems=2),
+            "seconds": {"type": "number", "description": "Seconds the drill was on screen"},
+            "muggins": BOOLEAN,
+        },
+        *("points", "by_kind", "discard", "seconds", "muggins"),
+        description="One of points (hands, cribs, pegging), by_kind (hands, cribs) or discard",
+    ),
+    "Verdict": _object(
+        {
+            "id": INTEGER,
+            "kind": {"type": "string", "enum": list(KINDS)},
+            "correct": BOOLEAN,
+            "total": NUMBER,
+            "claimed": NUMBER,
+            "items": _array({"$ref": "#/components/schemas/Item"}),
+            "missed": _array({"$ref": "#/components/schemas/Item"}),
+            "over": NUMBER,
+            "under": NUMBER,
+            "missed_categories": _array(STRING),
+            "options": _array(
+                _object(
+                    {
+                        "keep": CARDS,
+                        "discard": CARDS,
+                        "hand_ev": NUMBER,
+                        "crib_ev": NUMBER,
+                        "net_ev": NUMBER,
+                    }
+                )
+            ),
+            "lost": NUMBER,
+            "note": STRING,
+            "by_kind": _array(
+                _object({"kind": {"enum": KIND_NAMES}, "claimed": INTEGER, "right": INTEGER})
+            ),
+            "seconds": NUMBER,
+            "say": STRING,
+            "muggins": _object({"you": NUMBER, "opponent": NUMBER}),
+            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+        },
+        *("options", "lost", "note", "by_kind", "say", "muggins"),
+    ),
+    "Daily": _object(
+        {
+            "date": {"type": "string", "format": "date"},
+            "drills": _array(
+                {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Drill"},
+                        _object({"answered": BOOLEAN, "correct": {"type": ["boolean", "null"]}}),
+                    ]
+                }
+            ),
+            "summary": _object(
+                {
+                    "done": INTEGER,
+                    "of": INTEGER,
+                    "complete": BOOLEAN,
+                    "score": INTEGER,
+                    "seconds": NUMBER,
+                    "streak": INTEGER,
+                    "share": STRING,
+                },
+                *("score", "seconds", "streak", "share"),
+            ),
+        }
+    ),
+    "Reading": _object(
+        {
+            "cards": _array(
+                _object(
+                    {
+                        "card": STRING,
+                        "confidence": NUMBER,
+                        "box": _array(NUMBER, minItems=4, maxItems=4),
+                        "uncertain": BOOLEAN,
+                        "starter": BOOLEAN,
+                    }
+                )
+            ),
+            "starter": {"type": ["string", "null"]},
+            "score": {"oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]},
+            "note": STRING,
+            "image_size": _array(INTEGER, minItems=2, maxItems=2),
+            "seconds": NUMBER,
+        }
+    ),
+}
+
+
+def _reply(schema: str, description: str) -> Schema:
+    return {
+        "description": description,
+        "content": {JSON: {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
+    }
+
+
+def _errors(*codes: int) -> dict[str, Schema]:
+    """Error replies: ``{"error": "..."}`` in players' words."""
+    meaning = {
+        400: "Bad input, named in the message",
+        403: "Refused: a drill dealt to another player, or a request another site's page made",
+        404: "No such drill",
+        409: "The drill is already answered",
+        413: "The body is too large",
+        415: "Not a JSON body",
+        429: "Too many new players from one address: keep the cookie, or wait (Retry-After)",
+        503: "The database (or, for photos, the card reader) is unavailable: nothing was stored",
+    }
+    return {str(code): _reply("Error", meaning[code]) for code in (*codes, 503)}
+
+
+def _body(schema: Schema | str) -> Schema:
+    ref = {"$ref": f"#/components/schemas/{schema}"} if isinstance(schema, str) else schema
+    return {"required": True, "content": {JSON: {"schema": ref}}}
+
+
+def _query(name: str, values: list[str], default: str) -> Schema:
+    schema = {"type": "string", "enum": values, "default": default}
+    return {"name": name, "in": "query", "required": False, "schema": schema}
+
+
+PATHS: dict[str, Schema] = {
+    "/api/score": {
+        "post": {
+            "operationId": "score",
+            "summary": "Score a hand or crib, item by item",
+            "requestBody": _body(
+                _object(
+                    {
+                        "hand": _array(CARD, minItems=3, maxItems=4, uniqueItems=True),
+                        "starter": CARD,
+                        "crib": BOOLEAN,
+                        "rules": {"type": "string", "enum": sorted(RULESETS)},
+                    },
+                    "crib",
+                    "rules",
+                )
+            ),
+            "responses": {"200": _reply("Score", "The score"), **_errors(400, 403, 413, 415)},
+        }
+    },
+    "/api/pegging": {
+        "post": {
+            "operationId": "pegging",
+            "summary": "Score a play, players alternating ('go' marks a go)",
+            "requestBody": _body(
+                _object({"play": _array(STRING, minItems=1), "end": BOOLEAN}, "end")
+            ),
+            "responses": {
+                "200": _reply("Pegging", "Each card's points"),
+                **_errors(400, 403, 413, 415),
+            },
+        }
+    },
+    "/api/drills/next": {
+        "get": {
+            "operationId": "nextDrill",
+            "summary": "Deal the player's next drill (a guest is made on a first visit)",
+            "parameters": [
+                _query("kind", list(KINDS), "hand"),
+                _query("difficulty", [d.value for d in Difficulty], "standard"),
+                _query("mode", ["practice", "sprint"], "practice"),
+            ],
+            "responses": {"200": _reply("Drill", "The drill"), **_errors(400, 429)},
+        }
+    },
+    "/api/drills/{drill_id}/answer": {
+        "post": {
+            "operationId": "answerDrill",
+            "summary": "Answer a drill (once); the verdict, the breakdown, what was missed",
+            "parameters": [{"name": "drill_id", "in": "path", "required": True, "schema": INTEGER}],
+            "requestBody": _body("Answer"),
+            "responses": {
+                "200": _reply("Verdict", "The verdict"),
+                **_errors(400, 403, 404, 409, 413, 415),
+            },
+        }
+    },
+    "/api/daily": {
+        "get": {
+            "operationId": "daily",
+            "summary": "The daily challenge: its six drills, the answers so far, the summary",
+            "parameters": [
+                {
+                    "name": "date",
+                    "in": "query",
+                    "required": False,
+                    "description": "The player's date (YYYY-MM-DD), within a day of UTC's",
+                    "schema": {"type": "string"},
+                }
+            ],
+            "responses": {"200": _reply("Daily", "The day's challenge"), **_errors(400, 429)},
+        }
+    },
+    "/api/read": {
+        "post": {
+            "operationId": "readPhoto",
+            "summary": "Read the cards in a photo; score them when a hand and a starter",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "multipart/form-data": {
+                        "schema": _object(
+                            {
+                                "image": {"type": "string", "format": "binary"},
+                                "crib": STRING,
+                                "starter": STRING,
+                            },
+                            "crib",
+                            "starter",
+                        )
+                    }
+                },
+            },
+            "responses": {"200": _reply("Reading", "The cards read"), **_errors(400, 403, 413)},
+        }
+    },
+}
+
+DOCUMENT: Schema = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Cribbage counting trainer",
+        "version": "1",
+        "description": "The JSON API the trainer's pages use. The player is the session"
+        ' cookie\'s (a guest is made on a first visit). Errors are {"error": message}.',
+    },
+    "paths": PATHS,
+    "components": {"schemas": SCHEMAS},
+}
