@@ -282,6 +282,7 @@ def test_discard_graded_by_the_weighted_crib(desktop: Page, server: str, shots: 
     drill = goto_drill(page, f"{server}/practice/discard")
     page.select_option("#crib-model", "weighted")
     options = analyze_discards(drill["cards"], dealer=drill["dealer"], crib_model="weighted")
+    look_at_the_cards(page)
     for card in options[0].discard:
         page.keyboard.press(str(drill["cards"].index(str(card)) + 1))
     page.keyboard.press("Enter")
