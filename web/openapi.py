@@ -12,6 +12,7 @@ from typing import Any
 from trainer.dealing import KINDS, Difficulty
 from trainer.items import Kind
 from trainer.rules import RULESETS
+from trainer.table import Role
 
 JSON = "application/json"
 Schema = dict[str, Any]
@@ -38,6 +39,7 @@ INTEGER: Schema = {"type": "integer"}
 BOOLEAN: Schema = {"type": "boolean"}
 STRING: Schema = {"type": "string"}
 KIND_NAMES = [kind.value for kind in Kind]
+ROLE_NAMES = [role.value for role in Role]
 
 SCHEMAS: dict[str, Schema] = {
     "Error": _object({"error": STRING}),
@@ -133,8 +135,12 @@ SCHEMAS: dict[str, Schema] = {
                         "discard": CARDS,
                         "hand_ev": NUMBER,
                         "crib_ev": NUMBER,
+                        "crib_ev_uniform": NUMBER,
+                        "crib_ev_weighted": {"type": ["number", "null"]},
+                        "crib_model": {"type": "string", "enum": ["uniform", "weighted"]},
                         "net_ev": NUMBER,
-                    }
+                    },
+                    *("crib_ev_uniform", "crib_ev_weighted", "crib_model"),
                 )
             ),
             "lost": NUMBER,
@@ -174,6 +180,20 @@ SCHEMAS: dict[str, Schema] = {
             ),
         }
     ),
+    "ScoredGroup": _object(
+        {
+            "role": {"type": "string", "enum": ROLE_NAMES},
+            "cards": CARDS,
+            "score": {"oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]},
+        }
+    ),
+    "Table": _object(
+        {
+            "rules": {"type": "string", "enum": sorted(RULESETS)},
+            "groups": _array({"$ref": "#/components/schemas/ScoredGroup"}),
+            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+        }
+    ),
     "Reading": _object(
         {
             "cards": _array(
@@ -192,7 +212,33 @@ SCHEMAS: dict[str, Schema] = {
             "note": STRING,
             "image_size": _array(INTEGER, minItems=2, maxItems=2),
             "seconds": NUMBER,
-        }
+            "rules": {"type": "string", "enum": sorted(RULESETS)},
+            "groups": _array(
+                _object(
+                    {
+                        "role": {"type": ["string", "null"], "enum": [*ROLE_NAMES, None]},
+                        "cards": CARDS,
+                        "card_indices": _array(INTEGER),
+                        "box": {
+                            "oneOf": [_array(NUMBER, minItems=4, maxItems=4), {"type": "null"}]
+                        },
+                        "score": {
+                            "oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]
+                        },
+                    }
+                ),
+                description="The table's groups (hands, crib, starter) by where the cards lie",
+            ),
+            "question": {
+                "oneOf": [
+                    _object({"kind": STRING, "text": STRING, "choices": {"type": "array"}}),
+                    {"type": "null"},
+                ],
+                "description": "The smallest question that settles an ambiguous layout",
+            },
+            "left_out": _array(INTEGER, description="Indices of readings left out of the groups"),
+        },
+        *("rules", "groups", "question", "left_out"),
     ),
 }
 
@@ -262,6 +308,30 @@ PATHS: dict[str, Schema] = {
             },
         }
     },
+    "/api/table": {
+        "post": {
+            "operationId": "scoreTable",
+            "summary": "Score a whole table: each hand, the crib and the starter by its rule",
+            "requestBody": _body(
+                _object(
+                    {
+                        "rules": {"type": "string", "enum": sorted(RULESETS)},
+                        "groups": _array(
+                            _object(
+                                {"role": {"type": "string", "enum": ROLE_NAMES}, "cards": CARDS}
+                            ),
+                            minItems=1,
+                        ),
+                    },
+                    "rules",
+                )
+            ),
+            "responses": {
+                "200": _reply("Table", "Each group scored"),
+                **_errors(400, 403, 413, 415),
+            },
+        }
+    },
     "/api/drills/next": {
         "get": {
             "operationId": "nextDrill",
@@ -315,9 +385,13 @@ PATHS: dict[str, Schema] = {
                                 "image": {"type": "string", "format": "binary"},
                                 "crib": STRING,
                                 "starter": STRING,
+                                "players": {"type": "string", "enum": ["2", "3", "4"]},
+                                "rules": {"type": "string", "enum": sorted(RULESETS)},
                             },
                             "crib",
                             "starter",
+                            "players",
+                            "rules",
                         )
                     }
                 },
