@@ -17,7 +17,7 @@ DEFAULT_THREADS = 4
 
 
 EXIT_SCHEMA = 2
-"""Exit status when the database's schema is not the one the trainer needs."""
+"""Exit status when the database is unusable: its schema is behind, or it cannot be reached."""
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,7 +60,24 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     upgrade.set_defaults(run=_upgrade)
 
 
+def _database_problem(command: str, error: Exception) -> int:
+    """Say in one line why the database cannot be used (behind, or unreachable); exit 2."""
+    from sqlalchemy.exc import OperationalError
+
+    if isinstance(error, OperationalError):  # down, refused, wrong password: the driver says
+        reason = " ".join(str(error.orig).split())
+        message = (
+            f"cannot reach the database ({reason}); is it running, and is CRIB_DATABASE_URL right?"
+        )
+    else:
+        message = str(error)
+    print(f"crib {command}: error: {message}", file=sys.stderr)
+    return EXIT_SCHEMA
+
+
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from sqlalchemy.exc import OperationalError
+
     from .schema import SchemaError
     from .serve import serve
 
@@ -68,13 +85,21 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     out.flush()
     try:
         serve(args.host, args.port, args.workers, args.threads)
-    except SchemaError as error:
-        print(f"crib serve: error: {error}", file=sys.stderr)
-        return EXIT_SCHEMA
+    except (SchemaError, OperationalError) as error:
+        return _database_problem("serve", error)
     return 0
 
 
 def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        return _run_upgrade(out)
+    except OperationalError as error:
+        return _database_problem("db upgrade", error)
+
+
+def _run_upgrade(out: TextIO) -> int:
     from . import create_app, schema
 
     app = create_app(prepare_schema=False)

@@ -216,3 +216,26 @@ def test_parallel_upgrades_of_a_new_database_all_succeed(database_url: str, tria
     finally:
         for engine in engines:
             engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("command", "name"), [(["serve", "--port", "1"], "serve"), (["db", "upgrade"], "db upgrade")]
+)
+def test_an_unreachable_database_is_one_line(command: list[str], name: str) -> None:
+    """``crib serve`` and ``crib db upgrade`` with nothing listening at the database's address:
+    exit status 2 and one line naming the problem, no traceback (and no password)."""
+    url = "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/crib"  # port 1: nothing listens
+    result = subprocess.run(
+        [sys.executable, "-m", "crib", *command],
+        cwd=ROOT,
+        env={"CRIB_DATABASE_URL": url, "CRIB_SECRET_KEY": "x", "PATH": "/usr/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"crib {name}: error: cannot reach the database (")
+    assert "Connection refused" in result.stderr
+    assert "s3cret" not in result.stderr
