@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Response, sync_playwright
 
+from web.headers import CONTENT_SECURITY_POLICY
 from web.serve import free_port, spawn
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,3 +63,51 @@ def shots() -> Path:
     """Where screenshots go (git-ignored)."""
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def strict_context(browser: Browser, **options: Any) -> tuple[BrowserContext, list[str]]:
+    """A browser context and the list that collects every script error and policy violation
+    its pages report, and every page served without the trainer's Content-Security-Policy."""
+    context = browser.new_context(**options)
+    problems: list[str] = []
+    context.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
+    context.on("weberror", lambda error: problems.append(str(error.error)))
+
+    def check_policy(response: Response) -> None:
+        if response.request.resource_type == "document":
+            policy = response.headers.get("content-security-policy")
+            if policy != CONTENT_SECURITY_POLICY:
+                problems.append(f"{response.url} served under {policy!r}")
+
+    context.on("response", check_policy)
+    return context, problems
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page on a 390×844 touch phone; the test fails on any script error or CSP violation."""
+    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
+    assert problems == []
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    """A page on a 1280×900 screen with a keyboard; fails on any script error or violation."""
+    context, problems = strict_context(browser, viewport=DESKTOP)
+    yield context.new_page()
+    context.close()
+    assert problems == []
+
+
+def scroll_width(page: Page) -> int:
+    """How wide the page scrolls (wider than the screen: it scrolls sideways)."""
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.e2e.test_trainer import DESKTOP, PHONE, scroll_width, strict_context
+from tests.e2e.conftest import DESKTOP, PHONE, scroll_width, strict_context
 from trainer import score_show
 
 API_WORDS = re.compile(r"'(hand|starter|groups|image|cards)'|\blist\b|JSON|multipart|field|null")
@@ -94,22 +94,6 @@ def photos(
 def messages() -> list[str]:
     """Every message the page showed during a test (filled by :func:`read_photo` and checks)."""
     return []
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
-    yield context.new_page()
-    context.close()
-    assert problems == []
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
-    context, problems = strict_context(browser, viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
-    assert problems == []
 
 
 @pytest.fixture

@@ -6,62 +6,18 @@ calculators, and a phone-sized screen. Every page runs under a strict Content-Se
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import PHONE, scroll_width
 from trainer import score_show
 from trainer.dealing import DAILY_KINDS
 from trainer.discard import analyze_discards
 from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg
-from web.headers import CONTENT_SECURITY_POLICY
 from web.training import FASTEST_ANSWER
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-
-def strict_context(browser: Browser, **options: Any) -> tuple[BrowserContext, list[str]]:
-    """A browser context and the list that collects every script error and policy violation
-    its pages report, and every page served without the trainer's Content-Security-Policy."""
-    context = browser.new_context(**options)
-    problems: list[str] = []
-    context.on(
-        "console",
-        lambda message: problems.append(message.text) if message.type == "error" else None,
-    )
-    context.on("weberror", lambda error: problems.append(str(error.error)))
-
-    def check_policy(response: Response) -> None:
-        if response.request.resource_type == "document":
-            policy = response.headers.get("content-security-policy")
-            if policy != CONTENT_SECURITY_POLICY:
-                problems.append(f"{response.url} served under {policy!r}")
-
-    context.on("response", check_policy)
-    return context, problems
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A page on a 390×844 touch phone; the test fails on any script error or CSP violation."""
-    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
-    yield context.new_page()
-    context.close()
-    assert problems == []
-
-
-@pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
-    """A page on a 1280×900 screen with a keyboard; fails on any script error or violation."""
-    context, problems = strict_context(browser, viewport=DESKTOP)
-    yield context.new_page()
-    context.close()
-    assert problems == []
 
 
 def goto_drill(page: Page, url: str) -> dict[str, Any]:
@@ -70,11 +26,6 @@ def goto_drill(page: Page, url: str) -> dict[str, Any]:
         page.goto(url)
     drill: dict[str, Any] = dealt.value.json()
     return drill
-
-
-def scroll_width(page: Page) -> int:
-    """How wide the page scrolls (wider than the screen: it scrolls sideways)."""
-    return int(page.evaluate("() => document.documentElement.scrollWidth"))
 
 
 def right_answer(drill: dict[str, Any]) -> int:
