@@ -169,11 +169,10 @@ def test_database_from_a_newer_trainer_refuses_to_start(engine: Engine, database
         create_app(config)
 
 
-def test_serve_refuses_a_database_behind_in_one_line(engine: Engine, database_url: str) -> None:
-    """``crib serve`` on a database behind: exit status 2 and one line on stderr."""
-    legacy_schema.metadata.create_all(engine)
-    result = subprocess.run(
-        [sys.executable, "-m", "crib", "serve", "--port", "1"],
+def run_crib(arguments: list[str], database_url: str) -> subprocess.CompletedProcess[str]:
+    """Run ``crib ARGUMENTS`` in a fresh process on the database at ``database_url``."""
+    return subprocess.run(
+        [sys.executable, "-m", "crib", *arguments],
         cwd=ROOT,
         env={"CRIB_DATABASE_URL": database_url, "CRIB_SECRET_KEY": "x", "PATH": "/usr/bin"},
         capture_output=True,
@@ -181,6 +180,12 @@ def test_serve_refuses_a_database_behind_in_one_line(engine: Engine, database_ur
         timeout=60,
         check=False,
     )
+
+
+def test_serve_refuses_a_database_behind_in_one_line(engine: Engine, database_url: str) -> None:
+    """``crib serve`` on a database behind: exit status 2 and one line on stderr."""
+    legacy_schema.metadata.create_all(engine)
+    result = run_crib(["serve", "--port", "1"], database_url)
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("crib serve: error: the database at ")
@@ -225,15 +230,7 @@ def test_an_unreachable_database_is_one_line(command: list[str], name: str) -> N
     """``crib serve`` and ``crib db upgrade`` with nothing listening at the database's address:
     exit status 2 and one line naming the problem, no traceback (and no password)."""
     url = "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/crib"  # port 1: nothing listens
-    result = subprocess.run(
-        [sys.executable, "-m", "crib", *command],
-        cwd=ROOT,
-        env={"CRIB_DATABASE_URL": url, "CRIB_SECRET_KEY": "x", "PATH": "/usr/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_crib(command, url)
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith(f"crib {name}: error: cannot reach the database (")
