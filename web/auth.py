@@ -46,7 +46,7 @@ def _forget_revoked_session() -> None:
     player_id = session.get("player_id")
     if player_id is None or request.endpoint == "static":
         return
-    current = get_session().scalar(_SESSION_VERSION, {"id": player_id})
+    current = get_session().connection().scalar(_SESSION_VERSION, {"id": player_id})
     if current is None or current != session.get("version", 0):
         session.clear()
 
