@@ -58,7 +58,12 @@ def session_player_id() -> int | None:
 
 
 def _new_guest() -> int:
-    """Make a guest player for this browser."""
+    """Make a guest player for this browser.
+
+    Raises:
+        werkzeug.exceptions.TooManyRequests: this address made too many guests.
+    """
+    limits.new_guest()
     db = get_session()
     player = Player(created_at=time.time())
     db.add(player)
