@@ -9,9 +9,11 @@ which every connection deals a hand (``GET /api/drills/next``) and answers it
 
 With ``--attack``, each database is measured twice: as above, then while two slow-loris
 clients (requests whose headers never end) and a password-guessing client run; the figure
-is the honest throughput kept under attack.
+is the honest throughput kept under attack. ``--baseline`` first measures the same round
+trip against an app that does nothing (``benchmarks/baseline_app.py``) on the same gunicorn
+setup: the ceiling that the server and Flask alone allow on this machine.
 
-    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack]
+    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
         [--workers 2] [--seconds 10] [--connections 8] [--players 4]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
@@ -106,7 +108,7 @@ end
 def guest_cookie(port: int) -> str:
     """A new guest's session cookie (the first deal makes the guest)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/drills/next?kind=hand") as reply:
-        return str(reply.headers["Set-Cookie"]).split(";", 1)[0]
+        return str(reply.headers.get("Set-Cookie", "")).split(";", 1)[0]
 
 
 @dataclass
@@ -261,20 +263,25 @@ def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
     print(f"server CPU         {figures.server_cores:8.2f} cores  ({per_answer:.2f} ms an answer)")
 
 
-def bench(name: str, database_url: str | None, args: argparse.Namespace) -> None:
-    """Serve on ``database_url`` (a SQLite file when ``None``) and measure."""
+def bench(
+    name: str, database_url: str | None, args: argparse.Namespace, app: str | None = None
+) -> None:
+    """Serve on ``database_url`` (a SQLite file when ``None``) and measure; ``app`` serves
+    another app (the baseline) instead of the trainer."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         port = free_port()
         try:
-            server = spawn(port, args.workers, folder, "benchmark", database_url=database_url)
+            server = spawn(
+                port, args.workers, folder, "benchmark", database_url=database_url, app=app
+            )
         except RuntimeError as error:
             raise SystemExit(str(error)) from None
         try:
             print(f"\n[{name}] {load()}")
             honest = drive(port, folder, args, server.pid)
             report(f"{name}, honest traffic", honest, args)
-            if args.attack:
+            if args.attack and app is None:
                 print(f"\n[{name}] {load()}")
                 with attack(port) as tries:
                     attacked = drive(port, folder, args, server.pid)
@@ -296,6 +303,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--attack", action="store_true", help="also measure under attack")
+    parser.add_argument(
+        "--baseline", action="store_true", help="first measure an app that does nothing"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
@@ -305,6 +315,8 @@ def main() -> None:
     args.wrk = shutil.which("wrk")
     if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
+    if args.baseline:
+        bench("Baseline (Flask and gunicorn alone)", None, args, "benchmarks.baseline_app:app")
     if args.database in ("sqlite", "both"):
         bench("SQLite", None, args)
     if args.database in ("postgresql", "both"):
