@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
+from vision.bodies import with_bodies
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.upload import decode_upload
@@ -57,6 +58,8 @@ class DetectedCard:
         uncertain (bool): True when the identity is not trusted (low confidence).
         corners (tuple[tuple[float, float, float, float], ...]): Every corner index of this card
             that was read (``box`` is the surest of them); empty when not recorded.
+        body (int | None): The stretch of card face its indices lie on: cards with the same
+            body overlap or touch (:mod:`vision.bodies`); None when not found.
     """
 
     card: str
@@ -64,6 +67,7 @@ class DetectedCard:
     box: tuple[float, float, float, float]
     uncertain: bool = False
     corners: tuple[tuple[float, float, float, float], ...] = ()
+    body: int | None = None
 
     @property
     def center(self) -> tuple[float, float]:
@@ -397,6 +401,7 @@ class CardReader:
             )
             for c, conf, b, corners in cards
         ]
+        out = with_bodies(image, out, scale)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.center for c in out])
         h, w = image.shape[:2]

@@ -3,6 +3,8 @@ when the layout does not settle them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from trainer.errors import TableError
@@ -229,3 +231,19 @@ def test_a_card_lies_between_its_two_corners() -> None:
     card = DetectedCard("5H", 0.99, bottom_right, corners=(bottom_right, top_left))
     assert card.position == (160.0, 190.0) and card.center == (210.0, 265.0)
     assert DetectedCard("6H", 0.9, top_left).position == (110.0, 115.0)
+
+
+def test_the_faces_set_apart_a_starter_the_indices_do_not() -> None:
+    """The same starter in line with the crib, but the crib's cards overlap (one body on the
+    photo) and the starter lies on a face of its own: it is the starter, without a question.
+    Touching the crib, it is asked again."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 85, 420)]])
+    bodies = [0] * 4 + [1] * 4 + [2] * 4 + [3]
+    faced = [dataclasses.replace(c, body=b) for c, b in zip(cards, bodies, strict=True)]
+    layout = group_cards(faced, SIX_CARD)
+    assert layout.question is None
+    assert found(layout, faced) == expected(["hand", "hand", "crib", "starter"], groups)
+    touching = [dataclasses.replace(c, body=2) if c.body == 3 else c for c in faced]
+    asked = group_cards(touching, SIX_CARD).question
+    assert asked is not None and asked.kind == "starter"
