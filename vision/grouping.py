@@ -476,4 +476,55 @@ def _unsettled(
     return Layout((*found, *fixed), rules, Question("groups", text))
 
 
-__all__ = ["CardGroup", "Layout", "Question", "group_cards", "table_rules"]
+def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layout:
+    """The layout with the group holding ``card`` as the crib.
+
+    The player's answer to "which group is the crib?", or a correction of the crib found. The
+    other groups of hand or crib that the table counts become hands; a question about the crib
+    is settled.
+
+    Args:
+        layout (Layout): As :func:`group_cards` found it.
+        cards (Sequence[DetectedCard]): The cards read (``layout`` indexes them).
+        card (str): A card of the crib.
+
+    Returns:
+        (Layout): The layout with the crib marked.
+
+    Raises:
+        InvalidCardError: When ``card`` is not a card.
+        TableError: When no hand or crib holds ``card``, its group is not a crib's size, or
+            the cards are not sorted into the table's groups yet.
+    """
+    code = str(as_card(card))
+    if layout.question is not None and layout.question.kind == "groups":
+        raise TableError(f"the cards are not sorted into groups yet, so {code} marks no crib")
+    holding = [
+        k
+        for k, g in enumerate(layout.groups)
+        if g.role is not Role.STARTER and any(cards[i].card == code for i in g.cards)
+    ]
+    if not holding:
+        raise TableError(f"{code} was not read in a hand or the crib, so it marks no crib")
+    crib = layout.groups[holding[0]]
+    size = layout.rules.crib_size
+    if len(crib.cards) != size:
+        raise TableError(
+            f"the group with {code} has {len(crib.cards)} cards; "
+            f"a crib has {size} in {layout.rules.title.lower()}"
+        )
+    groups = [
+        dataclasses.replace(g, role=Role.CRIB if g is crib else Role.HAND)
+        if g.role in (None, Role.CRIB, Role.HAND)
+        else g
+        for g in layout.groups
+    ]
+    order = {Role.HAND: 0, Role.CRIB: 1, Role.STARTER: 2}
+    groups.sort(key=lambda g: order[g.role] if g.role else 0)
+    question = layout.question
+    if question is not None and question.kind == "crib":
+        question = None
+    return dataclasses.replace(layout, groups=tuple(groups), question=question)
+
+
+__all__ = ["CardGroup", "Layout", "Question", "group_cards", "mark_crib", "table_rules"]

@@ -10,7 +10,7 @@ import pytest
 from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
-from vision.grouping import Layout, group_cards, table_rules
+from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard
 
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
@@ -247,3 +247,25 @@ def test_the_faces_set_apart_a_starter_the_indices_do_not() -> None:
     touching = [dataclasses.replace(c, body=2) if c.body == 3 else c for c in faced]
     asked = group_cards(touching, SIX_CARD).question
     assert asked is not None and asked.kind == "starter"
+
+
+def test_the_player_marks_the_crib() -> None:
+    """``mark_crib`` settles "which group is the crib?" by a card of it, and overrides a crib
+    found; a group of the wrong size, the starter, or unsorted cards are refused."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])
+    asked = group_cards(cards, SIX_CARD)
+    answered = mark_crib(asked, cards, groups[2][1].lower())
+    assert answered.question is None
+    assert found(answered, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+    again = mark_crib(answered, cards, groups[0][0])
+    assert found(again, cards) == expected(["crib", "hand", "hand", "starter"], groups)
+    assert [g.role for g in again.groups] == [Role.HAND, Role.HAND, Role.CRIB, Role.STARTER]
+    with pytest.raises(TableError, match="was not read in a hand or the crib"):
+        mark_crib(asked, cards, groups[3][0])
+    five, fives = table([fan(100, 100, 3), fan(100, 700, 3), fan(900, 400, 4), [(830, 300)]])
+    size = "AS has 3 cards; a crib has 4 in two-hand five-card cribbage"
+    with pytest.raises(TableError, match=f"{size}$"):
+        mark_crib(group_cards(five, FIVE_CARD), five, fives[0][0])
+    stray = [*cards, card("KC", 2000, 2000)]
+    with pytest.raises(TableError, match="not sorted into groups"):
+        mark_crib(group_cards(stray, SIX_CARD), stray, groups[2][0])
