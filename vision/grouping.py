@@ -39,6 +39,11 @@ DOUBTFUL = 0.8
 """Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
+LEFT_OUT_REACH = 6.0
+"""A reading left out within this many index sizes of the starter may be the other corner of it
+or of a crib card (a card's diagonal is about 5-6 index heights). 6 was chosen on synthetic
+tables (series 11 and 13): it asked where 4 let a misread corner make a crib card the starter
+unasked, and 9 asked about many more starters with print left out beside them."""
 TOUCHING = 0.5
 """Cards that lie on one stretch of card face (they overlap or touch: a fan, a row; see
 :mod:`vision.bodies`) count as this many times as far apart as their indices are (0.35 did no
@@ -153,12 +158,23 @@ def _plans(count: int, rules: RuleSet, *, starter: bool) -> list[tuple[int, int,
 
 
 def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
-    """How far apart each two cards lie, as :data:`TOUCHING` has it.
+    """How far apart each two cards lie.
 
-    The distance between their positions, times :data:`TOUCHING` for cards on one body.
+    Halfway between the distance of their positions and that of their nearest corners read:
+    the last card of a row, read at both corners, lies as near its neighbour as the row's
+    other cards do, though its centre is half a card beyond. Cards on one body count as
+    :data:`TOUCHING` times that.
     """
-    points = np.array([c.position for c in cards], np.float64).reshape(-1, 2)
-    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
+    if not cards:
+        return np.zeros((0, 0))
+    points = np.array([c.position for c in cards], np.float64)
+    centres = np.linalg.norm(points[:, None] - points[None], axis=2)
+    corners = [c.corners or (c.box,) for c in cards]
+    starts = np.cumsum([0] + [len(k) for k in corners[:-1]])
+    middles = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k in corners for b in k])
+    apart = np.linalg.norm(middles[:, None] - middles[None], axis=2).reshape(-1, len(middles))
+    apart = np.minimum.reduceat(np.minimum.reduceat(apart, starts, axis=0), starts, axis=1)
+    dist = (centres + apart.reshape(centres.shape)) / 2
     bodies = np.array([-1 if c.body is None else c.body for c in cards])
     touching = (bodies[:, None] == bodies[None]) & (bodies[:, None] >= 0)
     shortened: np.ndarray = np.where(touching, TOUCHING * dist, dist)
@@ -264,6 +280,8 @@ def group_cards(
             layout = _place(cards, dist, members, plan, rules, crib=crib, set_apart=set_apart)
             if layout is not None:
                 left_out = tuple(i for i in placed if i not in members)
+                if layout.question is None and fixed == []:
+                    layout = _starter_beside_left_out(cards, layout, left_out)
                 groups = (*layout.groups, *fixed)
                 question = layout.question
                 if question is None and not any(g.role is Role.STARTER for g in groups):
@@ -272,6 +290,31 @@ def group_cards(
                     layout, groups=groups, left_out=left_out, question=question
                 )
     return _unsettled(cards, dist, placed, fixed, rules)
+
+
+def _starter_beside_left_out(
+    cards: Sequence[DetectedCard], layout: Layout, left_out: tuple[int, ...]
+) -> Layout:
+    """The layout, or the starter question when a reading left out lies by the starter.
+
+    A doubtful reading within a card's reach of the starter may be the starter's other corner
+    (it would lie elsewhere), or a corner of a crib card misread (the starter found would be
+    that card): the crib and the starter become one group, and the question names its cards.
+    """
+    starter = next((g for g in layout.groups if g.role is Role.STARTER), None)
+    crib = next((g for g in layout.groups if g.role is Role.CRIB), None)
+    if starter is None or crib is None:
+        return layout
+    at = np.array(cards[starter.cards[0]].position)
+    box = cards[starter.cards[0]].box
+    reach = LEFT_OUT_REACH * max(box[2] - box[0], box[3] - box[1])
+    if all(np.linalg.norm(np.array(cards[i].position) - at) > reach for i in left_out):
+        return layout
+    both = (*crib.cards, *starter.cards)
+    groups = [g for g in layout.groups if g.role is Role.HAND]
+    groups.append(CardGroup(Role.CRIB, both, _box(cards, both)))
+    question = Question("starter", "Which card is the starter? It lies by the crib.", both)
+    return dataclasses.replace(layout, groups=tuple(groups), question=question)
 
 
 def _trials(

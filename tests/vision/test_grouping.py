@@ -269,3 +269,31 @@ def test_the_player_marks_the_crib() -> None:
     stray = [*cards, card("KC", 2000, 2000)]
     with pytest.raises(TableError, match="not sorted into groups"):
         mark_crib(group_cards(stray, SIX_CARD), stray, groups[2][0])
+
+
+def test_a_rows_last_card_read_at_both_corners_is_not_taken_for_the_starter() -> None:
+    """The crib's last card shows both corners, so its position (its centre) lies half a card
+    beyond the row, farther than the starter in line at the row's other end: it is not set
+    apart as the starter (it was, unasked); the question names the five cards."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, _ = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 60, 420)]])
+    last = cards[8]
+    far = (last.box[0] - 110, last.box[1] + 60, last.box[2] - 110, last.box[3] + 60)
+    cards[8] = dataclasses.replace(last, box=far, corners=(far, last.box))
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
+
+
+def test_a_doubtful_reading_beside_the_starter_asks_which_is_the_starter() -> None:
+    """A reading left out (doubtful) within a card's reach of the starter may be a corner of a
+    crib card or of the starter itself: the starter is asked among the crib and it; far from
+    it, the starter stands."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(350, 440)]])
+    beside = group_cards([*cards, card("KC", 330, 520, uncertain=True)], SIX_CARD)
+    assert beside.left_out == (13,)
+    assert beside.question is not None and beside.question.kind == "starter"
+    assert sorted(beside.question.choices) == [8, 9, 10, 11, 12]
+    far = group_cards([*cards, card("KC", 900, 900, uncertain=True)], SIX_CARD)
+    assert far.question is None and far.left_out == (13,)
+    assert found(far, cards) == expected(["hand", "hand", "crib", "starter"], groups)
