@@ -349,18 +349,30 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
     assert other.status == 401
 
 
-def half_open(port: int, context: ssl.SSLContext) -> ssl.SSLSocket:
-    """An HTTPS connection that starts a request and never finishes its headers."""
+SLOW_REQUESTS = (
+    b"GET / HTTP/1.1\r\nHost: localhost\r\n",
+    b"POST /api/score HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 100\r\n\r\n{",
+)
+"""Requests that never finish: headers without their end, a body without most of its bytes."""
+
+
+def slow_client(port: int, context: ssl.SSLContext, start: bytes) -> ssl.SSLSocket:
+    """An HTTPS connection that sends the ``start`` of a request and then nothing more."""
     sock = context.wrap_socket(socket.create_connection((HOST, port)), server_hostname=HOST)
-    sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+    sock.sendall(start)
     return sock
 
 
 def test_slow_clients_wait_in_nginx_not_in_the_trainer(proxy: Proxy) -> None:
-    """Ten times as many half-open connections as the trainer has threads: a normal request
-    through nginx is still answered at once (straight to the trainer, the same clients would
-    hold every thread until they give up)."""
-    slow = [half_open(proxy.https_port, proxy.context) for _ in range(SLOW_CLIENTS)]
+    """Ten times as many unfinished requests (headers or bodies) as the trainer has threads:
+    a normal request through nginx is still answered at once. Straight to the trainer, as
+    many unfinished requests as it has threads hold every one of them (each thread blocks
+    reading its request) until the clients give up."""
+    slow = [
+        slow_client(proxy.https_port, proxy.context, SLOW_REQUESTS[n % len(SLOW_REQUESTS)])
+        for n in range(SLOW_CLIENTS)
+    ]
     try:
         time.sleep(0.5)
         started = time.monotonic()
