@@ -242,14 +242,20 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> Non
 
 
 @pytest.fixture(scope="module")
-def trainer_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+def trainer_port() -> int:
+    """The port the trainer listens on (where the rendered config sends requests)."""
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def trainer(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Iterator[None]:
     """``crib serve`` on 127.0.0.1, believing one proxy's ``X-Forwarded-*`` headers."""
-    port = free_port()
     with pytest.MonkeyPatch.context() as environment:
         environment.setenv("CRIB_TRUSTED_PROXIES", "1")
         environment.delenv("CRIB_RATELIMIT_ENABLED", raising=False)
-        process = spawn(port, TRAINER_WORKERS, tmp_path_factory.mktemp("trainer"), "nginx-test")
-    yield port
+        folder = tmp_path_factory.mktemp("trainer")
+        process = spawn(trainer_port, TRAINER_WORKERS, folder, "nginx-test")
+    yield
     process.terminate()
     process.wait(timeout=30)
 
@@ -257,6 +263,7 @@ def trainer_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 @pytest.fixture(scope="module")
 def nginx_folder(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Path:
     """A folder holding the certificate, the rendered site, and the main config around it."""
+    program("nginx")  # missing: fail or skip before any work
     folder = tmp_path_factory.mktemp("nginx")
     certificate, key = make_certificate(folder)
     shipped = (DEPLOY / "nginx.conf").read_text()
@@ -269,8 +276,8 @@ def nginx_folder(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) ->
 
 
 @pytest.fixture(scope="module")
-def proxy(nginx_folder: Path) -> Iterator[Proxy]:
-    """nginx running the rendered config in the foreground."""
+def proxy(nginx_folder: Path, trainer: None) -> Iterator[Proxy]:
+    """nginx running the rendered config in the foreground, the trainer behind it."""
     http_port, https_port = map(int, (nginx_folder / "ports").read_text().split())
     process = subprocess.Popen(
         nginx_command(nginx_folder, "-g", "daemon off;"),
