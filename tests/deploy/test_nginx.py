@@ -401,3 +401,38 @@ def test_plain_http_is_redirected_to_https(proxy: Proxy) -> None:
         connection.close()
     assert response.status == 301
     assert response.headers["Location"] == "https://crib.test/score?cards=5H+5D"
+
+
+def test_browsers_http2_requests_are_answered(proxy: Proxy, nginx_folder: Path) -> None:
+    """Browsers speak HTTP/2 to this config (``listen ... http2``), where the host comes as
+    ``:authority``: a drill is dealt and answered from the proxied site over HTTP/2 (curl)."""
+    origin = proxy.browser().origin
+    cookies = nginx_folder / "curl-cookies"
+
+    def curl(path: str, *options: str) -> Any:
+        command = [
+            *(program("curl"), "--silent", "--show-error", "--fail-with-body", "--http2"),
+            *("--cacert", str(nginx_folder / "fullchain.pem")),
+            *("--write-out", "\\n%{http_version}"),
+            *("--cookie", str(cookies), "--cookie-jar", str(cookies)),
+            *options,
+            origin + path,
+        ]
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        body, _, version = result.stdout.rpartition("\n")
+        assert version == "2", f"answered over HTTP/{version}"
+        return json.loads(body)
+
+    drill = curl("/api/drills/next?kind=hand")
+    verdict = curl(
+        f"/api/drills/{drill['id']}/answer",
+        *("--header", "Content-Type: application/json", "--header", f"Origin: {origin}"),
+        *("--data", json.dumps({"points": 4})),
+    )
+    assert verdict["id"] == drill["id"]
