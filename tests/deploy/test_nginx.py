@@ -6,7 +6,8 @@ ones instead of 80 and 443) and the trainer's address (the test server's port in
 It is included from a minimal main config that keeps nginx's pid, logs and temporary files in
 ``tmp_path``, and nginx runs in the foreground. The trainer is :func:`web.serve.spawn` with
 ``CRIB_TRUSTED_PROXIES=1``, as ``deploy/crib-trainer.service`` runs it. Every request goes
-through nginx over HTTPS, trusting the generated certificate.
+through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
+When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
 
 The trainer runs one worker process here: its rate-limit counts live in memory per process
 (``web/limits.py``), so with one worker the 21st attempt is the one refused.
@@ -39,7 +40,7 @@ from .conftest import DEPLOY, program
 TRAINER_WORKERS = 1
 """Worker processes of the test trainer, each with ``crib serve``'s default threads."""
 SLOW_CLIENTS = 10 * TRAINER_WORKERS * DEFAULT_THREADS
-"""Half-open connections to nginx: ten times the trainer's threads."""
+"""Unfinished requests sent to nginx at once: ten times the trainer's threads."""
 HOST = "127.0.0.1"
 """Where the tests reach nginx (the certificate names it)."""
 
