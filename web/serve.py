@@ -1,9 +1,10 @@
 """Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
 
-Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): a connection waits
-in the worker's poller until its request has arrived, so a slow or half-open client holds no
-thread and cannot starve the server the way it holds a whole ``sync`` worker. The deployment
-to run in front of it (a buffering reverse proxy and a supervisor) is in ``deploy/``.
+Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): an idle connection
+waits in the worker's poller, and a slow client holds one thread (not a whole ``sync`` worker)
+while its request trickles in, so it takes workers x threads slow clients at once to starve the
+server. The deployment to run in front of it (a buffering reverse proxy, which holds any number
+of slow clients, and a supervisor) is in ``deploy/``.
 
 :func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
 load benchmark.
