@@ -112,8 +112,11 @@ def spawn(
     timeout: float = 30.0,
     database_url: str | None = None,
     app: str | None = None,
+    threads: int = DEFAULT_THREADS,
 ) -> subprocess.Popen[bytes]:
     """Run :func:`serve` on 127.0.0.1:``port`` in a subprocess; return once it answers.
+
+    It runs ``workers`` processes of ``threads`` threads.
 
     Its database is ``database_url`` (by default ``folder/trainer.sqlite``) and its output goes
     to ``folder/server.log``; ``app`` serves another app instead (see :func:`serve`).
@@ -127,7 +130,8 @@ def spawn(
         "CRIB_DATABASE_URL": database_url or f"sqlite:///{folder / 'trainer.sqlite'}",
         "CRIB_SECRET_KEY": secret,
     }
-    code = f"from web.serve import serve; serve('127.0.0.1', {port}, {workers}, app={app!r})"
+    arguments = f"'127.0.0.1', {port}, {workers}, {threads}, app={app!r}"
+    code = f"from web.serve import serve; serve({arguments})"
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / "server.log"
     with log_path.open("wb") as log:
