@@ -9,13 +9,17 @@ which every connection deals a hand (``GET /api/drills/next``) and answers it
 
 With ``--attack``, each database is measured twice: as above, then while two slow-loris
 clients (requests whose headers never end) and a password-guessing client run; the figure
-is the honest throughput kept under attack.
+is the honest throughput kept under attack. ``--baseline`` first measures the same round
+trip against an app that does nothing (``benchmarks/baseline_app.py``) on the same gunicorn
+setup: the ceiling that the server and Flask alone allow on this machine.
 
-    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack]
-        [--workers 2] [--seconds 10] [--connections 8] [--players 4]
+    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
+        [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8] [--players 4]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
-and the machine's load average before each run (the CPU may be shared).
+the CPU the server's processes used (cores busy, milliseconds per answer: whether the server
+ran out of CPU or waited), and the machine's load average before each run (the CPU may be
+shared).
 Targets on a 2-core machine: SQLite >= 800 answers/s, p99 <= 25 ms, no errors; PostgreSQL
 >= 500 answers/s; under attack >= 80 % of the honest throughput kept.
 """
@@ -38,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS
 from web.serve import free_port, spawn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +109,7 @@ end
 def guest_cookie(port: int) -> str:
     """A new guest's session cookie (the first deal makes the guest)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/drills/next?kind=hand") as reply:
-        return str(reply.headers["Set-Cookie"]).split(";", 1)[0]
+        return str(reply.headers.get("Set-Cookie", "")).split(";", 1)[0]
 
 
 @dataclass
@@ -116,10 +121,23 @@ class Figures:
     latency_ms: dict[str, float]
     errors: int
     output: str
+    server_cores: float = 0.0
+    """CPU cores the server's processes kept busy, on average."""
 
 
-def drive(port: int, folder: Path, args: argparse.Namespace) -> Figures:
-    """Run wrk's round trips against the server on ``port``."""
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) spent so far by process ``pid`` and its children (Linux)."""
+    ticks = 0
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    for process in (pid, *map(int, children)):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def drive(port: int, folder: Path, args: argparse.Namespace, server: int) -> Figures:
+    """Run wrk's round trips against the server on ``port`` (its master's pid ``server``)."""
     cookies = ", ".join(f'"{guest_cookie(port)}"' for _ in range(args.players))
     script = folder / "roundtrip.lua"
     script.write_text(LUA % {"cookies": cookies})
@@ -134,12 +152,15 @@ def drive(port: int, folder: Path, args: argparse.Namespace) -> Figures:
         str(script),
         f"http://127.0.0.1:{port}",
     ]
+    started, busy = time.monotonic(), cpu_seconds(server)
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    cores = (cpu_seconds(server) - busy) / (time.monotonic() - started)
     figures = dict(re.findall(r"LUA (\S+)=(\S+)", output))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     latency = {p: float(figures["p" + p]) for p in ("50", "90", "99", "99.9")}
     answers = int(figures["answers"]) / args.seconds
-    return Figures(rps, answers, latency, int(figures["errors"]), output.split("LUA")[0].rstrip())
+    summary = output.split("LUA")[0].rstrip()
+    return Figures(rps, answers, latency, int(figures["errors"]), summary, cores)
 
 
 def slow_loris(port: int, stop: threading.Event) -> None:
@@ -232,32 +253,48 @@ def load() -> str:
 
 def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
     """Print one run's figures."""
-    print(f"\n== {title}: workers={args.workers} connections={args.connections}")
+    print(
+        f"\n== {title}: workers={args.workers} threads={args.server_threads}"
+        f" connections={args.connections}"
+    )
     print(figures.output)
     print(f"requests/s         {figures.requests_per_s:8.1f}")
     print(f"answers/s          {figures.answers_per_s:8.1f}   (deal + answer round trips)")
     for p, ms in figures.latency_ms.items():
         print(f"latency p{p:<5}      {ms:8.2f} ms")
     print(f"errors             {figures.errors:8d}")
+    per_answer = 1000 * figures.server_cores / max(figures.answers_per_s, 1e-9)
+    print(f"server CPU         {figures.server_cores:8.2f} cores  ({per_answer:.2f} ms an answer)")
 
 
-def bench(name: str, database_url: str | None, args: argparse.Namespace) -> None:
-    """Serve on ``database_url`` (a SQLite file when ``None``) and measure."""
+def bench(
+    name: str, database_url: str | None, args: argparse.Namespace, app: str | None = None
+) -> None:
+    """Serve on ``database_url`` (a SQLite file when ``None``) and measure; ``app`` serves
+    another app (the baseline) instead of the trainer."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         port = free_port()
         try:
-            server = spawn(port, args.workers, folder, "benchmark", database_url=database_url)
+            server = spawn(
+                port,
+                args.workers,
+                folder,
+                "benchmark",
+                database_url=database_url,
+                app=app,
+                threads=args.server_threads,
+            )
         except RuntimeError as error:
             raise SystemExit(str(error)) from None
         try:
             print(f"\n[{name}] {load()}")
-            honest = drive(port, folder, args)
+            honest = drive(port, folder, args, server.pid)
             report(f"{name}, honest traffic", honest, args)
-            if args.attack:
+            if args.attack and app is None:
                 print(f"\n[{name}] {load()}")
                 with attack(port) as tries:
-                    attacked = drive(port, folder, args)
+                    attacked = drive(port, folder, args, server.pid)
                 report(
                     f"{name}, under attack (2 slow-loris clients, 1 password guesser)",
                     attacked,
@@ -276,7 +313,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--attack", action="store_true", help="also measure under attack")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--baseline", action="store_true", help="first measure an app that does nothing"
+    )
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
+    parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
@@ -285,6 +326,8 @@ def main() -> None:
     args.wrk = shutil.which("wrk")
     if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
+    if args.baseline:
+        bench("Baseline (Flask and gunicorn alone)", None, args, "benchmarks.baseline_app:app")
     if args.database in ("sqlite", "both"):
         bench("SQLite", None, args)
     if args.database in ("postgresql", "both"):

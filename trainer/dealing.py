@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from .cards import DECK, Card, Suit, as_card
+from .cards import DECK, Card, Rank, Suit, as_card
 from .errors import CribbageError
 from .items import Kind, ScoreItem
 from .pegging import score_peg
@@ -193,7 +193,45 @@ def classify(deal: Deal) -> frozenset[Category]:
         return frozenset(
             _PEG_CATEGORIES[i.kind] for i in deal.peg_items() if i.kind in _PEG_CATEGORIES
         )
-    return _show_categories(deal.breakdown(), deal.kind == "crib")
+    return _show_facts(deal)[0]
+
+
+_ShowKey = tuple[str, tuple[int, ...], bool, bool, bool]
+_SHOW_FACTS: dict[_ShowKey, tuple[frozenset[Category], int]] = {}
+"""Categories and item counts of the show deals met so far, by :func:`_show_key`: dealing
+tries several random deals for each drill, and itemizing each one is its slowest step."""
+
+
+def _show_key(deal: Deal) -> _ShowKey:
+    """All that a show's categories and item count depend on.
+
+    The kind, the ranks, whether the hand is of one suit, whether the starter is too, and
+    whether the hand holds the jack of the starter's suit.
+    """
+    hand, starter = deal.cards, deal.starter
+    assert starter is not None
+    one_suit = len({c.suit for c in hand}) == 1
+    return (
+        deal.kind,
+        tuple(sorted(c.rank for c in (*hand, starter))),
+        one_suit,
+        one_suit and starter.suit is hand[0].suit,
+        any(c.rank is Rank.JACK and c.suit is starter.suit for c in hand),
+    )
+
+
+def _show_facts(deal: Deal) -> tuple[frozenset[Category], int]:
+    """A show deal's categories and its number of scoring items, from the engine's items.
+
+    Itemized once for all deals with the same :func:`_show_key`.
+    """
+    key = _show_key(deal)
+    facts = _SHOW_FACTS.get(key)
+    if facts is None:
+        breakdown = deal.breakdown()
+        facts = _show_categories(breakdown, deal.kind == "crib"), len(breakdown.items)
+        _SHOW_FACTS[key] = facts
+    return facts
 
 
 def _show_categories(breakdown: Breakdown, crib: bool) -> frozenset[Category]:
@@ -232,7 +270,7 @@ def _density(deal: Deal) -> int:
     """How busy a deal is: items in the show, or points pegged."""
     if deal.kind == "pegging":
         return sum(i.points for i in deal.peg_items())
-    return len(deal.breakdown().items)
+    return _show_facts(deal)[1]
 
 
 def _fits(deal: Deal, difficulty: Difficulty) -> bool:

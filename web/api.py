@@ -19,7 +19,7 @@ from trainer.rules import SIX_CARD, get_rules
 from trainer.show import spoken_count
 from trainer.table import Group, score_table
 
-from . import limits, progress, training
+from . import progress, training
 from .auth import as_player, session_player_id
 from .db import get_session
 from .openapi import DOCUMENT
@@ -143,7 +143,6 @@ def pegging() -> dict[str, Any]:
 
 
 @bp.get("/drills/next")
-@limits.new_guests
 def next_drill() -> dict[str, Any]:
     """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
     kind: Any = _choice("kind", KINDS, "hand")
@@ -196,7 +195,6 @@ def _daily_date() -> str:
 
 
 @bp.get("/daily")
-@limits.new_guests
 def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()

@@ -46,7 +46,7 @@ def _forget_revoked_session() -> None:
     player_id = session.get("player_id")
     if player_id is None or request.endpoint == "static":
         return
-    current = get_session().scalar(_SESSION_VERSION, {"id": player_id})
+    current = get_session().connection().scalar(_SESSION_VERSION, {"id": player_id})
     if current is None or current != session.get("version", 0):
         session.clear()
 
@@ -58,7 +58,12 @@ def session_player_id() -> int | None:
 
 
 def _new_guest() -> int:
-    """Make a guest player for this browser."""
+    """Make a guest player for this browser.
+
+    Raises:
+        werkzeug.exceptions.TooManyRequests: this address made too many guests.
+    """
+    limits.new_guest()
     db = get_session()
     player = Player(created_at=time.time())
     db.add(player)

@@ -1,4 +1,4 @@
-"""Rate limits (Flask-Limiter): password guessing and guest creation, per address and name.
+"""Rate limits (the ``limits`` library): password guessing and guest creation, per address and name.
 
 Each log-in or registration spends ~75 ms of CPU on scrypt, so guessing passwords is also a
 way to slow the trainer down for everyone; each cookie-less deal creates a guest player row.
@@ -8,20 +8,29 @@ process keeps its own, so the effective limit is at most ``workers`` times the f
 (``redis://host:6379``, ``memcached://host:11211``, see the ``limits`` package).
 ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
 
+Only the requests a limit is about pay for it: a form post to the account views, a deal that
+makes a guest. Drills dealt to a player who has one are never counted (they are most requests).
+
 The client's address is the connection's, or the one a trusted proxy reports
 (``CRIB_TRUSTED_PROXIES``, :func:`web.trust_proxies`).
 """
 
 from __future__ import annotations
 
-from flask import Flask, request, session
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+import functools
+import math
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-limiter = Limiter(get_remote_address, headers_enabled=True)
+from flask import Flask, current_app, request
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 ACCOUNT_TRIES_PER_ADDRESS = "20 per minute;200 per hour"
-"""Log-in or registration attempts one address may make."""
+"""Log-in, registration or password change attempts one address may make, counted together."""
 FAILED_LOGINS_PER_NAME = "10 per 10 minutes;50 per day"
 """Failed log-ins for one username, from anywhere (a right password is never counted)."""
 REGISTRATIONS_PER_NAME = "5 per minute"
@@ -36,50 +45,124 @@ TOO_MANY_GUESTS = (
     "or wait a while."
 )
 
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+class Limit:
+    """A rate limit: at most ``rule`` (``"20 per minute;200 per hour"``) per key, in ``scope``."""
+
+    def __init__(self, rule: str, scope: str, message: str) -> None:
+        self.items: list[RateLimitItem] = parse_many(rule)
+        self.scope = scope
+        self.message = message
+
+    def hit(self, key: str) -> None:
+        """Count one try for ``key``.
+
+        Raises:
+            werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) past the limit.
+        """
+        counter = _counter()
+        if counter is not None:
+            for item in self.items:
+                if not counter.hit(item, self.scope, key):
+                    self._refuse(counter, item, key)
+
+    def check(self, key: str) -> None:
+        """Refuse ``key`` when it is at the limit already, without counting a try.
+
+        Raises:
+            werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) at the limit.
+        """
+        counter = _counter()
+        if counter is not None:
+            for item in self.items:
+                if not counter.test(item, self.scope, key):
+                    self._refuse(counter, item, key)
+
+    def _refuse(self, counter: FixedWindowRateLimiter, item: RateLimitItem, key: str) -> None:
+        reset = counter.get_window_stats(item, self.scope, key).reset_time
+        raise TooManyRequests(self.message, retry_after=max(1, math.ceil(reset - time.time())))
+
+
+ACCOUNT_TRIES = Limit(ACCOUNT_TRIES_PER_ADDRESS, "account", TOO_MANY_TRIES)
+FAILED_LOGINS = Limit(FAILED_LOGINS_PER_NAME, "failed-login", TOO_MANY_NAME_TRIES)
+REGISTRATIONS = Limit(REGISTRATIONS_PER_NAME, "registration", TOO_MANY_NAME_TRIES)
+NEW_GUESTS = Limit(NEW_GUESTS_PER_ADDRESS, "new-guest", TOO_MANY_GUESTS)
+
+
+def client_address() -> str:
+    """The client's address (a rate limit's key)."""
+    return request.remote_addr or "unknown"
+
 
 def posted_username() -> str:
     """The username a form posts, as names are compared (the rate limit's key)."""
     return request.form.get("username", "").strip().lower()
 
 
-def _failed(response: object) -> bool:
-    return getattr(response, "status_code", 200) == 401
+def _counter() -> FixedWindowRateLimiter | None:
+    counter: FixedWindowRateLimiter | None = current_app.extensions["crib_limits"]
+    return counter
 
 
-def _has_player() -> bool:
-    """Whether this browser already plays as someone (no guest will be made for it)."""
-    return "player_id" in session
+def account_tries(view: View) -> View:
+    """Decorates the account views: each form post counts against the address."""
+
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST":
+            ACCOUNT_TRIES.hit(client_address())
+        return view(*args, **kwargs)
+
+    return limited  # type: ignore[return-value]
 
 
-account_tries = limiter.shared_limit(
-    ACCOUNT_TRIES_PER_ADDRESS, scope="account", methods=["POST"], error_message=TOO_MANY_TRIES
-)
-"""Decorates the log-in and registration views: attempts per address, counted together."""
-failed_logins = limiter.limit(
-    FAILED_LOGINS_PER_NAME,
-    key_func=posted_username,
-    methods=["POST"],
-    deduct_when=_failed,
-    error_message=TOO_MANY_NAME_TRIES,
-)
-"""Decorates the log-in view: failed attempts per username."""
-registrations = limiter.limit(
-    REGISTRATIONS_PER_NAME,
-    key_func=posted_username,
-    methods=["POST"],
-    error_message=TOO_MANY_NAME_TRIES,
-)
-"""Decorates the registration view: attempts per username."""
-new_guests = limiter.shared_limit(
-    NEW_GUESTS_PER_ADDRESS,
-    scope="new-guest",
-    exempt_when=_has_player,
-    error_message=TOO_MANY_GUESTS,
-)
-"""Decorates the views that make a guest for a browser without one (dealing drills)."""
+def registrations(view: View) -> View:
+    """Decorates the registration view: each form post counts against the username."""
+
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST":
+            REGISTRATIONS.hit(posted_username())
+        return view(*args, **kwargs)
+
+    return limited  # type: ignore[return-value]
+
+
+def failed_logins(view: View) -> View:
+    """Decorates the log-in view: failed log-ins count against the username.
+
+    A username at its limit is refused before its password is hashed.
+    """
+
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        if request.method != "POST":
+            return view(*args, **kwargs)
+        username = posted_username()
+        FAILED_LOGINS.check(username)
+        response = current_app.make_response(view(*args, **kwargs))
+        if response.status_code == 401:
+            FAILED_LOGINS.hit(username)
+        return response
+
+    return limited  # type: ignore[return-value]
+
+
+def new_guest() -> None:
+    """Count a guest player about to be made for this address.
+
+    Raises:
+        werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) past the limit.
+    """
+    NEW_GUESTS.hit(client_address())
 
 
 def init_app(app: Flask) -> None:
-    """Count with the storage the config names (memory by default)."""
+    """Count with the storage the config names (memory by default), unless turned off."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    limiter.init_app(app)
+    app.config.setdefault("RATELIMIT_ENABLED", True)
+    enabled = app.config["RATELIMIT_ENABLED"] not in (False, "false", "False", "0", 0)
+    storage = storage_from_string(app.config["RATELIMIT_STORAGE_URI"]) if enabled else None
+    app.extensions["crib_limits"] = FixedWindowRateLimiter(storage) if storage else None

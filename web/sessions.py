@@ -1,6 +1,8 @@
 """The session cookie: signed, HttpOnly, SameSite=Lax, 30 days, ``Secure`` over HTTPS.
 
-The cookie lasts 30 days after the browser's last visit.
+The cookie lasts 30 days after the browser's last visit: a cookie signed more than a day ago is
+signed again with the new date; a younger one is left as it is (re-signing it on every response
+costs each request an HMAC and a ``Set-Cookie`` header).
 
 ``SESSION_COOKIE_SECURE`` (``CRIB_SESSION_COOKIE_SECURE``) is ``"auto"`` by default: the
 cookie is marked ``Secure`` on a request made over HTTPS, directly or through a proxy trusted
@@ -10,18 +12,54 @@ Revoking sessions is the accounts' business (:mod:`web.auth`).
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature
 
 LIFETIME = timedelta(days=30)
 """How long a session lasts after the browser's last visit."""
+RESIGN_AFTER = timedelta(days=1)
+"""An unchanged session's cookie is signed again (its lifetime restarts) once it is this old."""
+
+
+class _Session(SecureCookieSession):
+    """A cookie session that knows when its cookie was signed (``None``: not yet)."""
+
+    signed_at: float | None = None
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed cookie session, ``Secure`` over HTTPS when the setting is ``auto``."""
+    """Flask's signed cookie session, re-signed once a day, ``Secure`` as configured."""
+
+    session_class = _Session
+
+    def open_session(self, app: Flask, request: Request) -> _Session | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return _Session()
+        lifetime = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed = serializer.loads(value, max_age=lifetime, return_timestamp=True)
+        except BadSignature:
+            return _Session()
+        session = _Session(data)
+        session.signed_at = signed.timestamp()
+        return session
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed_at = getattr(session, "signed_at", None)
+        return signed_at is None or time.time() - signed_at >= RESIGN_AFTER.total_seconds()
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]

@@ -229,3 +229,35 @@ def test_failures_are_in_players_words(
     error = page.locator("#photo-error")
     expect(error).to_contain_text(message)
     assert not API_WORDS.search(error.text_content() or "")
+
+
+@pytest.mark.parametrize(
+    "answer, message",
+    [
+        ("abort", "cannot be reached"),  # the connection drops (a server killed, a phone offline)
+        ("never", "took too long"),  # the server never answers
+    ],
+)
+def test_a_read_that_gets_no_answer_still_finishes(
+    failing: Page, server: str, photos: dict[str, Path], answer: str, message: str
+) -> None:
+    """No answer, or none in time: the page says so in players' words and can be used again
+    (before, it waited for ever, or stopped with nothing shown)."""
+    page = failing
+    held: list[Route] = []
+    page.route(
+        "**/api/read", lambda route: route.abort() if answer == "abort" else held.append(route)
+    )
+    page.goto(f"{server}/photo")
+    page.locator("#photo-form").evaluate("form => { form.dataset.waitSeconds = '1'; }")
+    page.set_input_files("#image", photos["hand"])
+    button = page.locator("#photo-form button[type=submit]")
+    button.click()
+    if answer == "never":
+        expect(page.locator("#photo-status")).to_be_visible()
+        expect(button).to_be_disabled()
+    error = page.locator("#photo-error")
+    expect(error).to_contain_text(message, timeout=10_000)
+    expect(button).to_be_enabled()
+    expect(page.locator("#photo-status")).to_be_hidden()
+    assert not API_WORDS.search(error.text_content() or "")

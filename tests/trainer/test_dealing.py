@@ -107,6 +107,61 @@ def test_focus_must_fit_the_kind() -> None:
         deal("hand", random.Random(), focus=Category.PEG_RUNS)
 
 
+def _engine_categories(drill: Deal) -> frozenset[Category]:
+    """What the engine's items say about a show deal, itemized afresh (no memo)."""
+    assert drill.starter is not None
+    found = set()
+    items = score_show(drill.cards, drill.starter, crib=drill.kind == "crib").items
+    runs = sum(item.kind is Kind.RUN for item in items)
+    for item in items:
+        if item.kind is Kind.FIFTEEN:
+            found.add(Category.FIFTEENS if len(item.cards) == 2 else Category.LONG_FIFTEENS)
+        elif item.kind is Kind.FLUSH:
+            found.add(Category.FLUSH)
+        elif item.kind is Kind.NOBS:
+            found.add(Category.NOBS)
+        elif item.kind is not Kind.RUN:
+            found.add(Category.PAIRS)
+    if runs:
+        found.add(Category.RUNS if runs == 1 else Category.MULTIPLE_RUNS)
+    if drill.kind == "crib" and is_crib_flush_trap(drill.cards, drill.starter):
+        found.add(Category.CRIB_FLUSH)
+    if not items:
+        found.add(Category.NINETEEN)
+    return frozenset(found)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("JH 5D 5C 5S | 5H", "JS 5D 5C 5H | 5S"),  # his nobs, then none with the same ranks
+        ("2H 4H 6H 8H | KH", "2H 4H 6H 8H | KS"),  # a five-card flush, then a four-card one
+        ("2H 4H 6H 8H | KS", "2H 4H 6H 8S | KH"),  # a four-card flush, then none
+    ],
+)
+@pytest.mark.parametrize("kind", ["hand", "crib"])
+def test_deals_with_the_same_ranks_are_classified_apart(kind: str, first: str, second: str) -> None:
+    """Classifying is remembered by ranks and suit facts: nobs and flushes still tell deals
+    with the same ranks apart, whichever was classified first."""
+    for text in (first, second, first):
+        cards, starter = text.split("|")
+        drill = Deal(kind, tuple(parse_cards(cards)), starter=parse_cards(starter)[0])  # type: ignore[arg-type]
+        assert classify(drill) == _engine_categories(drill), text
+
+
+@pytest.mark.parametrize("kind", ["hand", "crib"])
+def test_remembered_classes_match_the_engine_on_random_deals(kind: str) -> None:
+    """Thousands of random deals (flush and nobs deals among them), each classified as the
+    engine's own items say."""
+    rng = random.Random(kind)
+    focuses = [None, Category.FLUSH, Category.NOBS, Category.PAIRS]
+    if kind == "crib":
+        focuses[1] = Category.CRIB_FLUSH
+    for n in range(4000):
+        drill = deal(kind, rng, focus=focuses[n % 4])  # type: ignore[arg-type]
+        assert classify(drill) == _engine_categories(drill), drill
+
+
 def test_classify_reads_the_engine() -> None:
     """Runs with duplicates are more than one RUN item; the crib trap needs the crib."""
     double = Deal("hand", tuple(parse_cards("3H 4D 5C 5S")), starter=parse_cards("KD")[0])

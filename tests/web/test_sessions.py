@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import create_app
+from web import create_app, sessions
 
 from .conftest import AuthActions, post_form
 from .test_auth import answer_one
@@ -101,13 +104,28 @@ def test_password_change_needs_an_account(client: FlaskClient) -> None:
 
 def test_sessions_last_thirty_days_and_are_http_only(client: FlaskClient) -> None:
     """The cookie lives 30 days since the last visit, not 400; scripts cannot read it."""
-    client.get("/api/drills/next")
     set_cookie = client.get("/api/drills/next").headers["Set-Cookie"]
     assert "HttpOnly" in set_cookie and "SameSite=Lax" in set_cookie
     cookie = client.get_cookie("session")
     assert cookie is not None and cookie.expires is not None
     lifetime = client.application.permanent_session_lifetime
     assert lifetime.days == 30
+
+
+def test_an_unchanged_cookie_is_signed_again_once_a_day(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A visit re-signs the cookie (its 30 days restart) only when it was signed a day ago."""
+    client.get("/api/drills/next")
+    first = client.get_cookie("session")
+    assert first is not None and first.expires is not None
+    assert "Set-Cookie" not in client.get("/api/drills/next").headers
+    later = time.time() + sessions.RESIGN_AFTER.total_seconds() + 60
+    monkeypatch.setattr(sessions.time, "time", lambda: later)
+    resigned = client.get("/api/drills/next")
+    assert "Set-Cookie" in resigned.headers
+    answer = client.post(f"/api/drills/{resigned.json['id']}/answer", json={"points": 4})
+    assert answer.status_code == 200  # the new cookie is the same player's
 
 
 def test_cookies_are_secure_over_https_only(database_url: str) -> None:

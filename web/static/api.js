@@ -19,18 +19,35 @@ function csrfHeaders() {
   return meta ? { "X-CSRFToken": meta.content } : {};
 }
 
-async function request(url, init = {}) {
+/** Seconds a request may take before the page stops waiting and says so. */
+export const WAIT_SECONDS = 30;
+
+const TOO_SLOW = "The trainer took too long to answer: try again in a moment.";
+const UNREACHABLE = "The trainer cannot be reached: check the connection and try again.";
+
+/** The failure of a request that got no (whole) answer, in players' words. */
+function noAnswer(error) {
+  return new ApiError(error && error.name === "TimeoutError" ? TOO_SLOW : UNREACHABLE, 0);
+}
+
+async function request(url, init = {}, seconds = WAIT_SECONDS) {
+  const signal = AbortSignal.timeout(seconds * 1000);
   let response;
+  let data = null;
   try {
     response = await fetch(url, {
       ...init,
+      signal,
       headers: { Accept: "application/json", ...csrfHeaders(), ...init.headers },
     });
-  } catch {
-    throw new ApiError("The trainer cannot be reached: check the connection and try again.", 0);
+    const isJson = (response.headers.get("Content-Type") || "").includes("application/json");
+    if (isJson) data = await response.json().catch((error) => {
+      if (signal.aborted) throw error;
+      return null; // a body that is not the JSON it says it is
+    });
+  } catch (error) {
+    throw noAnswer(error);
   }
-  const isJson = (response.headers.get("Content-Type") || "").includes("application/json");
-  const data = isJson ? await response.json() : null;
   if (!response.ok) {
     const why = data && typeof data.error === "string" ? data.error : response.statusText;
     throw new ApiError(why || `The trainer answered ${response.status}.`, response.status);
@@ -71,9 +88,10 @@ export function postJSON(url, body) {
  *
  * @param {string} url
  * @param {FormData} form
+ * @param {number} [seconds] how long to wait for the answer
  * @returns {Promise<any>}
  * @throws {ApiError}
  */
-export function postForm(url, form) {
-  return request(url, { method: "POST", body: form });
+export function postForm(url, form, seconds = WAIT_SECONDS) {
+  return request(url, { method: "POST", body: form }, seconds);
 }

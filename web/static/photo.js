@@ -1,6 +1,7 @@
 /* The photo page: send the photo, draw each group read on it with its score, and let the
    player fix the table (retype, move, delete or add a card; mark the crib and the starter),
    re-scoring at once. Every message is in players' words. */
+import { ApiError, postForm, postJSON } from "./api.js";
 import { cardText, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { mountPicker, typedTokens } from "./picker.js";
@@ -14,11 +15,17 @@ const table = { size: [1, 1], rules: "six-card", groups: [], question: null };
 let lastScores = [];
 
 /** A message for a failed request, never the API's own words for a malformed call. */
-async function problem(response) {
-  if (response.status === 413) return "That photo is too large to send: take one under 10 MB.";
-  const data = await response.json().catch(() => ({}));
-  if (response.status === 400 || response.status === 503) return data.error || "The photo could not be read.";
+function problem(error) {
+  if (!(error instanceof ApiError)) throw error;
+  if (error.status === 413) return "That photo is too large to send: take one under 10 MB.";
+  // the photo or the table (players' words), the reader missing, or no answer at all
+  if ([0, 400, 503].includes(error.status)) return error.message;
   return "Something went wrong on our side; please try again.";
+}
+
+/** Seconds a photo may take to read (a big table photo on a busy server takes several). */
+function readSeconds() {
+  return Number($("photo-form").dataset.waitSeconds) || 90;
 }
 
 function fail(message) {
@@ -197,12 +204,11 @@ async function rescore() {
   if (!todo) {
     const counted = table.groups.filter((g) => ROLES.includes(g.role));
     const body = { rules: table.rules, groups: counted.map((g) => ({ role: g.role, cards: g.cards.map((c) => c.card) })) };
-    const response = await fetch("/api/table", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    if (!response.ok) {
-      $("question").textContent = await problem(response);
-    } else {
-      const scored = (await response.json()).groups;
+    try {
+      const scored = (await postJSON("/api/table", body)).groups;
       lastScores = table.groups.map((g) => (ROLES.includes(g.role) ? scored[counted.indexOf(g)].score : null));
+    } catch (error) {
+      $("question").textContent = problem(error);
     }
   }
   drawGroups();
@@ -215,6 +221,22 @@ function changed() {
   rescore();
 }
 
+/** Send the photo and wait for the reading, saying so; on a failure, say why (null). */
+async function readPhoto() {
+  const button = $("photo-form").querySelector("button[type=submit]");
+  button.disabled = true;
+  $("photo-status").hidden = false;
+  try {
+    return await postForm("/api/read", new FormData($("photo-form")), readSeconds());
+  } catch (error) {
+    fail(problem(error));
+    return null;
+  } finally {
+    button.disabled = false;
+    $("photo-status").hidden = true;
+  }
+}
+
 $("photo-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   fail("");
@@ -222,9 +244,8 @@ $("photo-form").addEventListener("submit", async (event) => {
   if (!file) return;
   $("shot").src = URL.createObjectURL(file);
   $("photo").hidden = false;
-  const response = await fetch("/api/read", { method: "POST", body: new FormData($("photo-form")) });
-  if (!response.ok) return fail(await problem(response));
-  const data = await response.json();
+  const data = await readPhoto();
+  if (!data) return;
   const cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, uncertain: c.uncertain, box: c.box }));
   table.size = data.image_size;
   table.rules = data.rules;
