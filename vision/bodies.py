@@ -37,8 +37,8 @@ groups twice as often; at 0.85 camera effects split a hand into pieces half agai
 OUTLINE = 3
 """Gaps this wide (working pixels) are closed: a card's printed outline, not a gap on the table."""
 MOST_PAPER = 40.0
-"""A card's face is about 12 index heights squared (8 where cards overlap); a region over this
-many per card read on it is not made of cards."""
+"""A card's face covers about 6 to 15 index heights squared per card on synthetic tables (less
+where cards overlap); a region over this many per card read on it is not made of cards."""
 
 
 def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int | None]:

@@ -22,10 +22,11 @@ photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a s
 small indices); each index is cut from the full-resolution photo and named by the classifier
 (52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
 the four readings are averaged. Detections of one identity that are plausibly the same physical
-card (its two corners) are merged. A card whose identity probability is below ``uncertain_below``
-is returned with ``uncertain=True`` instead of being guessed. The starter is the card set apart
-from the rest (farthest from the centroid of the others by a clear margin); callers may override
-it.
+card (its two corners) are merged, and each card notes the light card face its indices lie on
+(:mod:`vision.bodies`: cards that overlap share one). A card whose identity probability is
+below ``uncertain_below`` is returned with ``uncertain=True`` instead of being guessed. The
+starter is the card set apart from the rest (farthest from the centroid of the others by a
+clear margin); callers may override it.
 """
 
 from __future__ import annotations
