@@ -14,7 +14,7 @@ trip against an app that does nothing (``benchmarks/baseline_app.py``) on the sa
 setup: the ceiling that the server and Flask alone allow on this machine.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
-        [--workers 2] [--seconds 10] [--connections 8] [--players 4]
+        [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8] [--players 4]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
 the CPU the server's processes used (cores busy, milliseconds per answer: whether the server
@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS
 from web.serve import free_port, spawn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,7 +253,10 @@ def load() -> str:
 
 def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
     """Print one run's figures."""
-    print(f"\n== {title}: workers={args.workers} connections={args.connections}")
+    print(
+        f"\n== {title}: workers={args.workers} threads={args.server_threads}"
+        f" connections={args.connections}"
+    )
     print(figures.output)
     print(f"requests/s         {figures.requests_per_s:8.1f}")
     print(f"answers/s          {figures.answers_per_s:8.1f}   (deal + answer round trips)")
@@ -273,7 +277,13 @@ def bench(
         port = free_port()
         try:
             server = spawn(
-                port, args.workers, folder, "benchmark", database_url=database_url, app=app
+                port,
+                args.workers,
+                folder,
+                "benchmark",
+                database_url=database_url,
+                app=app,
+                threads=args.server_threads,
             )
         except RuntimeError as error:
             raise SystemExit(str(error)) from None
@@ -306,7 +316,8 @@ def main() -> None:
     parser.add_argument(
         "--baseline", action="store_true", help="first measure an app that does nothing"
     )
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
+    parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)

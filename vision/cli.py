@@ -22,6 +22,11 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     read.add_argument("photos", nargs="+", help="photo files")
     read.add_argument("--starter", help="the starter card (default: the card set apart)")
     read.add_argument("--crib", action="store_true", help="score as a crib")
+    read.add_argument(
+        "--crib-card",
+        metavar="CARD",
+        help="with --show: a card of the crib (the group that holds it is the crib)",
+    )
     read.add_argument("--annotate", help="write the photo with boxes drawn to this file")
     read.add_argument(
         "--show",
@@ -54,6 +59,12 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
         if not args.show:
             raise CribbageError("--players goes with --show (scoring every hand on the table)")
         table_rules(0, players=args.players, rules=args.rules)  # before any photo is read
+    if args.crib_card is not None:
+        from trainer.cards import as_card
+
+        if not args.show:
+            raise CribbageError("--crib-card goes with --show (scoring every hand on the table)")
+        as_card(args.crib_card)  # before any photo is read
     if args.annotate:
         check_annotate_target(Path(args.annotate), several=len(args.photos) > 1)
     status = 0
@@ -71,6 +82,7 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
                         rules=args.rules,
                         starter=args.starter,
                         crib=args.crib,
+                        crib_card=args.crib_card,
                     )
                 )
         except (OSError, CribbageError) as e:
@@ -159,6 +171,8 @@ def _format_table(photo: str, summary: dict[str, Any]) -> str:
     question = summary["question"]
     if question is not None and question["kind"] == "starter":
         lines.append("  (give the starter with --starter CARD)")
+    if question is not None and question["kind"] == "crib":
+        lines.append("  (name a card of the crib with --crib-card CARD)")
     return "\n".join(lines)
 
 

@@ -4,7 +4,8 @@ A photo of the show holds a known set of groups: for ``n`` players their hands, 
 the starter (13 cards for two players, 17 for three, 21 for four; 11 in five-card cribbage), or
 just one hand and its starter (5), or the hand alone (4). The cards are joined into groups by
 their closeness (the longest links of the minimum spanning tree of their positions are cut,
-as many as the groups the table holds) and the groups' sizes must be the table's. The starter is
+as many as the groups the table holds; cards whose faces overlap on the photo count as closer,
+:data:`TOUCHING`) and the groups' sizes must be the table's. The starter is
 the lone card; among groups of the crib's size, the crib is the one nearest the starter.
 
 Nothing is guessed: when the starter is not clearly set apart, or no group is clearly nearest
@@ -38,6 +39,15 @@ DOUBTFUL = 0.8
 """Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
+LEFT_OUT_REACH = 6.0
+"""A reading left out within this many index sizes of the starter may be the other corner of it
+or of a crib card (a card's diagonal is about 5-6 index heights). 6 was chosen on synthetic
+tables (series 11 and 13): it asked where 4 let a misread corner make a crib card the starter
+unasked, and 9 asked about many more starters with print left out beside them."""
+TOUCHING = 0.5
+"""Cards that lie on one stretch of card face (they overlap or touch: a fan, a row; see
+:mod:`vision.bodies`) count as this many times as far apart as their indices are (0.35 did no
+better on the synthetic tables of series 11, 1.0 is the indices alone)."""
 
 _BY_PLAYERS = {2: SIX_CARD, 3: THREE_HAND, 4: FOUR_HAND}
 _BY_TABLE_SIZE = {
@@ -147,10 +157,33 @@ def _plans(count: int, rules: RuleSet, *, starter: bool) -> list[tuple[int, int,
     return sorted(plans, key=lambda p: (p != full, -p[2], p[1]))
 
 
-def _spanning_tree(points: np.ndarray) -> list[tuple[float, int, int]]:
-    """The minimum spanning tree's links (length, i, j) of ``points`` (Prim's, n is small)."""
-    n = len(points)
-    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
+def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
+    """How far apart each two cards lie.
+
+    Halfway between the distance of their positions and that of their nearest corners read:
+    the last card of a row, read at both corners, lies as near its neighbour as the row's
+    other cards do, though its centre is half a card beyond. Cards on one body count as
+    :data:`TOUCHING` times that.
+    """
+    if not cards:
+        return np.zeros((0, 0))
+    points = np.array([c.position for c in cards], np.float64)
+    centres = np.linalg.norm(points[:, None] - points[None], axis=2)
+    corners = [c.corners or (c.box,) for c in cards]
+    starts = np.cumsum([0] + [len(k) for k in corners[:-1]])
+    middles = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k in corners for b in k])
+    apart = np.linalg.norm(middles[:, None] - middles[None], axis=2).reshape(-1, len(middles))
+    apart = np.minimum.reduceat(np.minimum.reduceat(apart, starts, axis=0), starts, axis=1)
+    dist = (centres + apart.reshape(centres.shape)) / 2
+    bodies = np.array([-1 if c.body is None else c.body for c in cards])
+    touching = (bodies[:, None] == bodies[None]) & (bodies[:, None] >= 0)
+    shortened: np.ndarray = np.where(touching, TOUCHING * dist, dist)
+    return shortened
+
+
+def _spanning_tree(dist: np.ndarray) -> list[tuple[float, int, int]]:
+    """The minimum spanning tree's links (length, i, j) for distances ``dist`` (Prim's)."""
+    n = len(dist)
     inside = np.zeros(n, bool)
     inside[0] = True
     best, parent = dist[0].copy(), np.zeros(n, int)
@@ -165,15 +198,15 @@ def _spanning_tree(points: np.ndarray) -> list[tuple[float, int, int]]:
     return links
 
 
-def _cut(points: np.ndarray, groups: int) -> tuple[list[list[int]], float]:
-    """Split ``points`` into ``groups`` by cutting the longest spanning-tree links.
+def _cut(dist: np.ndarray, groups: int) -> tuple[list[list[int]], float]:
+    """Split points ``dist`` apart into ``groups`` by cutting the longest spanning-tree links.
 
     Returns:
         The groups (point indices, each sorted) and how clear the cut is: the shortest link cut
         over the longest link kept (infinite when nothing is kept or nothing cut).
     """
-    n = len(points)
-    links = sorted(_spanning_tree(points), reverse=True)
+    n = len(dist)
+    links = sorted(_spanning_tree(dist), reverse=True)
     cut, kept = links[: groups - 1], links[groups - 1 :]
     label = list(range(n))
 
@@ -241,11 +274,14 @@ def group_cards(
         else:
             fixed.append(CardGroup(Role.STARTER, (), None, typed=code))
     want_starter = not fixed
+    dist = _distances(cards)
     for members in _trials(cards, placed, rules, starter=want_starter):
         for plan in _plans(len(members), rules, starter=want_starter):
-            layout = _place(cards, members, plan, rules, crib=crib, set_apart=set_apart)
+            layout = _place(cards, dist, members, plan, rules, crib=crib, set_apart=set_apart)
             if layout is not None:
                 left_out = tuple(i for i in placed if i not in members)
+                if layout.question is None and fixed == []:
+                    layout = _starter_beside_left_out(cards, layout, left_out)
                 groups = (*layout.groups, *fixed)
                 question = layout.question
                 if question is None and not any(g.role is Role.STARTER for g in groups):
@@ -253,7 +289,32 @@ def group_cards(
                 return dataclasses.replace(
                     layout, groups=groups, left_out=left_out, question=question
                 )
-    return _unsettled(cards, placed, fixed, rules)
+    return _unsettled(cards, dist, placed, fixed, rules)
+
+
+def _starter_beside_left_out(
+    cards: Sequence[DetectedCard], layout: Layout, left_out: tuple[int, ...]
+) -> Layout:
+    """The layout, or the starter question when a reading left out lies by the starter.
+
+    A doubtful reading within a card's reach of the starter may be the starter's other corner
+    (it would lie elsewhere), or a corner of a crib card misread (the starter found would be
+    that card): the crib and the starter become one group, and the question names its cards.
+    """
+    starter = next((g for g in layout.groups if g.role is Role.STARTER), None)
+    crib = next((g for g in layout.groups if g.role is Role.CRIB), None)
+    if starter is None or crib is None:
+        return layout
+    at = np.array(cards[starter.cards[0]].position)
+    box = cards[starter.cards[0]].box
+    reach = LEFT_OUT_REACH * max(box[2] - box[0], box[3] - box[1])
+    if all(np.linalg.norm(np.array(cards[i].position) - at) > reach for i in left_out):
+        return layout
+    both = (*crib.cards, *starter.cards)
+    groups = [g for g in layout.groups if g.role is Role.HAND]
+    groups.append(CardGroup(Role.CRIB, both, _box(cards, both)))
+    question = Question("starter", "Which card is the starter? It lies by the crib.", both)
+    return dataclasses.replace(layout, groups=tuple(groups), question=question)
 
 
 def _trials(
@@ -282,6 +343,7 @@ def _trials(
 
 def _place(
     cards: Sequence[DetectedCard],
+    dist: np.ndarray,
     members: list[int],
     plan: tuple[int, int, int],
     rules: RuleSet,
@@ -295,8 +357,7 @@ def _place(
     """
     hands, cribs, starters = plan
     count = hands + cribs + starters
-    points = np.array([cards[i].position for i in members], np.float64)
-    parts, clarity = _cut(points, count)
+    parts, clarity = _cut(dist[np.ix_(members, members)], count)
     sizes = sorted(len(p) for p in parts)
     wanted = sorted([rules.hand_size] * hands + [rules.crib_size] * cribs + [1] * starters)
     question = None
@@ -304,16 +365,16 @@ def _place(
         if starters and count == 2 and len(members) > 1:  # one hand (or crib) and its starter
             return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
         if starters and cribs and hands:
-            return _crib_beside_starter(cards, members, hands, rules)
+            return _crib_beside_starter(cards, dist, members, hands, rules)
         return None
     groups = [[members[i] for i in part] for part in parts]
     lone = [g for g in groups if len(g) == 1] if starters else []
     starter = lone[0] if len(lone) == 1 else None
     if starters and starter is None:  # a hand or crib of one card (never in the rule sets)
         return None
-    if starter is not None and not _set_apart(cards, starter[0], groups):
+    if starter is not None and not _set_apart(dist, starter[0], groups):
         if cribs and hands:
-            return _crib_beside_starter(cards, members, hands, rules)
+            return _crib_beside_starter(cards, dist, members, hands, rules)
         if count == 2:
             return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
         return None
@@ -322,7 +383,7 @@ def _place(
     if cribs and rules.crib_size != rules.hand_size:
         roles = [Role.CRIB if len(g) == rules.crib_size else Role.HAND for g in rest]
     elif cribs or (crib and len(rest) == 1):
-        roles, question = _crib_roles(cards, rest, starter)
+        roles, question = _crib_roles(dist, rest, starter)
     result = [CardGroup(r, tuple(g), _box(cards, g)) for r, g in zip(roles, rest, strict=True)]
     order = {Role.HAND: 0, None: 0, Role.CRIB: 1}
     result.sort(key=lambda g: order[g.role])
@@ -335,15 +396,14 @@ def _place(
 
 
 def _crib_beside_starter(
-    cards: Sequence[DetectedCard], members: list[int], hands: int, rules: RuleSet
+    cards: Sequence[DetectedCard], dist: np.ndarray, members: list[int], hands: int, rules: RuleSet
 ) -> Layout | None:
     """The table's groups when the crib and the starter lie too close to cut apart.
 
     The hands, and one group of the crib with the starter, whose starter is its card set apart
     or, when none clearly is, the question (which card is the starter?) about its cards alone.
     """
-    points = np.array([cards[i].position for i in members], np.float64)
-    parts, clarity = _cut(points, hands + 1)
+    parts, clarity = _cut(dist[np.ix_(members, members)], hands + 1)
     both_size = rules.crib_size + 1
     wanted = sorted([rules.hand_size] * hands + [both_size])
     if sorted(len(p) for p in parts) != wanted or clarity < CLEAR_GAP:
@@ -351,11 +411,11 @@ def _crib_beside_starter(
     groups = [[members[i] for i in part] for part in parts]
     both = next(g for g in groups if len(g) == both_size)
     result = [CardGroup(Role.HAND, tuple(g), _box(cards, g)) for g in groups if g is not both]
-    inner, _ = _cut(points[[members.index(i) for i in both]], 2)
+    inner, _ = _cut(dist[np.ix_(both, both)], 2)
     lone = [both[p[0]] for p in inner if len(p) == 1]
     crib_part = [[i for i in both if i not in lone]]
     apart = None
-    if sorted(map(len, inner)) == [1, rules.crib_size] and _set_apart(cards, lone[0], crib_part):
+    if sorted(map(len, inner)) == [1, rules.crib_size] and _set_apart(dist, lone[0], crib_part):
         apart = both.index(lone[0])
     if apart is None:
         question = Question(
@@ -373,29 +433,24 @@ def _crib_beside_starter(
     return Layout(tuple(result), rules)
 
 
-def _set_apart(cards: Sequence[DetectedCard], starter: int, groups: list[list[int]]) -> bool:
+def _set_apart(dist: np.ndarray, starter: int, groups: list[list[int]]) -> bool:
     """Whether ``starter`` lies clearly apart from the group nearest it.
 
     Its distance to that group must be :data:`STARTER_GAP` times the longest link inside the
     group: a starter in line with a row of cards, as far from it as they are from each other,
     is not set apart.
     """
-    at = np.array(cards[starter].position)
     others = [g for g in groups if starter not in g]
-    distance, nearest = min(
-        (min(float(np.linalg.norm(np.array(cards[i].position) - at)) for i in g), k)
-        for k, g in enumerate(others)
-    )
+    distance, nearest = min((float(dist[starter, g].min()), k) for k, g in enumerate(others))
     group = others[nearest]
     if len(group) < 2:
         return True
-    inside = np.array([cards[i].position for i in group], np.float64)
-    longest = max(length for length, _, _ in _spanning_tree(inside))
+    longest = max(length for length, _, _ in _spanning_tree(dist[np.ix_(group, group)]))
     return distance >= STARTER_GAP * longest
 
 
 def _crib_roles(
-    cards: Sequence[DetectedCard],
+    dist: np.ndarray,
     groups: list[list[int]],
     starter: list[int] | None,
 ) -> tuple[list[Role | None], Question | None]:
@@ -403,8 +458,7 @@ def _crib_roles(
     if len(groups) == 1:
         return [Role.CRIB], None
     if starter is not None:
-        at = np.array(cards[starter[0]].position)
-        far = [min(np.linalg.norm(np.array(cards[i].position) - at) for i in g) for g in groups]
+        far = [float(dist[starter[0], g].min()) for g in groups]
         order = np.argsort(far)
         if far[order[0]] < CLEARLY_NEAREST * far[order[1]]:
             return [Role.CRIB if k == order[0] else Role.HAND for k in range(len(groups))], None
@@ -437,7 +491,11 @@ def _single_with_starter(
 
 
 def _unsettled(
-    cards: Sequence[DetectedCard], placed: list[int], fixed: list[CardGroup], rules: RuleSet
+    cards: Sequence[DetectedCard],
+    dist: np.ndarray,
+    placed: list[int],
+    fixed: list[CardGroup],
+    rules: RuleSet,
 ) -> Layout:
     """Cards that do not make the table's groups: the clusters found, and a question.
 
@@ -445,11 +503,11 @@ def _unsettled(
     """
     if not placed:
         return Layout(tuple(fixed), rules)
-    points = np.array([cards[i].position for i in placed], np.float64)
-    links = sorted(length for length, _, _ in _spanning_tree(points)) if len(placed) > 1 else []
+    near = dist[np.ix_(placed, placed)]
+    links = sorted(length for length, _, _ in _spanning_tree(near)) if len(placed) > 1 else []
     typical = float(np.median(links)) if links else 0.0
     count = 1 + sum(length > 3 * typical for length in links)
-    parts, _ = _cut(points, count)
+    parts, _ = _cut(near, count)
     groups = [[placed[i] for i in p] for p in parts]
     found = tuple(CardGroup(None, tuple(g), _box(cards, g)) for g in groups)
     hand, crib = rules.hand_size, rules.crib_size
@@ -461,4 +519,55 @@ def _unsettled(
     return Layout((*found, *fixed), rules, Question("groups", text))
 
 
-__all__ = ["CardGroup", "Layout", "Question", "group_cards", "table_rules"]
+def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layout:
+    """The layout with the group holding ``card`` as the crib.
+
+    The player's answer to "which group is the crib?", or a correction of the crib found. The
+    other groups of hand or crib that the table counts become hands; a question about the crib
+    is settled.
+
+    Args:
+        layout (Layout): As :func:`group_cards` found it.
+        cards (Sequence[DetectedCard]): The cards read (``layout`` indexes them).
+        card (str): A card of the crib.
+
+    Returns:
+        (Layout): The layout with the crib marked.
+
+    Raises:
+        InvalidCardError: When ``card`` is not a card.
+        TableError: When no hand or crib holds ``card``, its group is not a crib's size, or
+            the cards are not sorted into the table's groups yet.
+    """
+    code = str(as_card(card))
+    if layout.question is not None and layout.question.kind == "groups":
+        raise TableError(f"the cards are not sorted into groups yet, so {code} marks no crib")
+    holding = [
+        k
+        for k, g in enumerate(layout.groups)
+        if g.role is not Role.STARTER and any(cards[i].card == code for i in g.cards)
+    ]
+    if not holding:
+        raise TableError(f"{code} was not read in a hand or the crib, so it marks no crib")
+    crib = layout.groups[holding[0]]
+    size = layout.rules.crib_size
+    if len(crib.cards) != size:
+        raise TableError(
+            f"the group with {code} has {len(crib.cards)} cards; "
+            f"a crib has {size} in {layout.rules.title.lower()}"
+        )
+    groups = [
+        dataclasses.replace(g, role=Role.CRIB if g is crib else Role.HAND)
+        if g.role in (None, Role.CRIB, Role.HAND)
+        else g
+        for g in layout.groups
+    ]
+    order = {Role.HAND: 0, Role.CRIB: 1, Role.STARTER: 2}
+    groups.sort(key=lambda g: order[g.role] if g.role else 0)
+    question = layout.question
+    if question is not None and question.kind == "crib":
+        question = None
+    return dataclasses.replace(layout, groups=tuple(groups), question=question)
+
+
+__all__ = ["CardGroup", "Layout", "Question", "group_cards", "mark_crib", "table_rules"]

@@ -22,10 +22,11 @@ photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a s
 small indices); each index is cut from the full-resolution photo and named by the classifier
 (52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
 the four readings are averaged. Detections of one identity that are plausibly the same physical
-card (its two corners) are merged. A card whose identity probability is below ``uncertain_below``
-is returned with ``uncertain=True`` instead of being guessed. The starter is the card set apart
-from the rest (farthest from the centroid of the others by a clear margin); callers may override
-it.
+card (its two corners) are merged, and each card notes the light card face its indices lie on
+(:mod:`vision.bodies`: cards that overlap share one). A card whose identity probability is
+below ``uncertain_below`` is returned with ``uncertain=True`` instead of being guessed. The
+starter is the card set apart from the rest (farthest from the centroid of the others by a
+clear margin); callers may override it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
+from vision.bodies import with_bodies
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.upload import decode_upload
@@ -57,6 +59,8 @@ class DetectedCard:
         uncertain (bool): True when the identity is not trusted (low confidence).
         corners (tuple[tuple[float, float, float, float], ...]): Every corner index of this card
             that was read (``box`` is the surest of them); empty when not recorded.
+        body (int | None): The stretch of card face its indices lie on: cards with the same
+            body overlap or touch (:mod:`vision.bodies`); None when not found.
     """
 
     card: str
@@ -64,6 +68,7 @@ class DetectedCard:
     box: tuple[float, float, float, float]
     uncertain: bool = False
     corners: tuple[tuple[float, float, float, float], ...] = ()
+    body: int | None = None
 
     @property
     def center(self) -> tuple[float, float]:
@@ -397,6 +402,7 @@ class CardReader:
             )
             for c, conf, b, corners in cards
         ]
+        out = with_bodies(image, out, scale)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.center for c in out])
         h, w = image.shape[:2]

@@ -146,6 +146,7 @@ def read_table(
     rules: RuleSet | None = None,
     starter: str | None = None,
     crib: bool = False,
+    crib_card: str | None = None,
 ) -> dict[str, Any]:
     """Group a reading into the table's groups and summarize them.
 
@@ -157,15 +158,17 @@ def read_table(
         rules (RuleSet | None): The rule set, when named.
         starter (str | None): The starter, when the player names it.
         crib (bool): A lone group is the crib.
+        crib_card (str | None): A card of the crib, when the player names it: its group is
+            the crib (the answer to "which group is the crib?").
 
     Returns:
         (dict): As :func:`summarize_table`.
 
     Raises:
         TableError: For players that make no table or do not fit ``rules``.
-        InvalidCardError: For a ``starter`` that is not a card.
+        InvalidCardError: For a ``starter`` or ``crib_card`` that is not a card.
     """
-    from vision.grouping import group_cards, table_rules
+    from vision.grouping import group_cards, mark_crib, table_rules
 
     count = sum(not c.uncertain for c in reading.cards)
     layout = group_cards(
@@ -175,4 +178,6 @@ def read_table(
         crib=crib,
         set_apart=reading.starter_index,
     )
+    if crib_card is not None:
+        layout = mark_crib(layout, reading.cards, crib_card)
     return summarize_table(reading, layout)

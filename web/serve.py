@@ -1,9 +1,10 @@
 """Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
 
-Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): a connection waits
-in the worker's poller until its request has arrived, so a slow or half-open client holds no
-thread and cannot starve the server the way it holds a whole ``sync`` worker. The deployment
-to run in front of it (a buffering reverse proxy and a supervisor) is in ``deploy/``.
+Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): an idle connection
+waits in the worker's poller, and a slow client holds one thread (not a whole ``sync`` worker)
+while its request trickles in, so it takes workers x threads slow clients at once to starve the
+server. The deployment to run in front of it (a buffering reverse proxy, which holds any number
+of slow clients, and a supervisor) is in ``deploy/``.
 
 :func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
 load benchmark.
@@ -111,8 +112,11 @@ def spawn(
     timeout: float = 30.0,
     database_url: str | None = None,
     app: str | None = None,
+    threads: int = DEFAULT_THREADS,
 ) -> subprocess.Popen[bytes]:
     """Run :func:`serve` on 127.0.0.1:``port`` in a subprocess; return once it answers.
+
+    It runs ``workers`` processes of ``threads`` threads.
 
     Its database is ``database_url`` (by default ``folder/trainer.sqlite``) and its output goes
     to ``folder/server.log``; ``app`` serves another app instead (see :func:`serve`).
@@ -126,7 +130,8 @@ def spawn(
         "CRIB_DATABASE_URL": database_url or f"sqlite:///{folder / 'trainer.sqlite'}",
         "CRIB_SECRET_KEY": secret,
     }
-    code = f"from web.serve import serve; serve('127.0.0.1', {port}, {workers}, app={app!r})"
+    arguments = f"'127.0.0.1', {port}, {workers}, {threads}, app={app!r}"
+    code = f"from web.serve import serve; serve({arguments})"
     folder.mkdir(parents=True, exist_ok=True)
     log_path = folder / "server.log"
     with log_path.open("wb") as log:

@@ -230,3 +230,49 @@ def test_read_show_players_must_fit_the_rules(capsys: pytest.CaptureFixture[str]
     """``--players 3 --rules six-card``: one line, exit status 2."""
     assert main(["read", "--show", "--players", "3", "--rules", "six-card", __file__]) == 2
     assert "is for 2 players, not 3" in capsys.readouterr().err
+
+
+def test_read_show_crib_card_answers_which_group_is_the_crib(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two hands as near the starter: the crib is asked, with how to answer; ``--crib-card``
+    names one of its cards and every group is scored, the crib by the crib rule."""
+    import vision.reader
+
+    read = table_reading([*TWO_HANDS[:2], ("AC 2C 3C 4D", 900, 400), ("5S", 137, 400)])
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    assert "Which group is the crib?" in out.getvalue() and "--crib-card" in out.getvalue()
+    out = io.StringIO()
+    assert main(["read", "--show", "--crib-card", "6h", "--json", __file__], out) == 0
+    answer = json.loads(out.getvalue())
+    assert answer["question"] is None
+    roles = [(g["role"], g["cards"]) for g in answer["groups"]]
+    assert roles == [
+        ("hand", ["5H", "5D", "5C", "JS"]),
+        ("hand", ["AC", "2C", "3C", "4D"]),
+        ("crib", ["2H", "4H", "6H", "8H"]),
+        ("starter", ["5S"]),
+    ]
+    crib = score_show(["2H", "4H", "6H", "8H"], "5S", crib=True)
+    assert answer["groups"][2]["score"] == crib.to_json()
+    assert crib.total != score_show(["2H", "4H", "6H", "8H"], "5S").total  # no four-card flush
+    assert main(["read", "--show", "--crib-card", "5S", __file__]) == 2
+    assert "5S was not read in a hand or the crib" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--crib-card", "2H"], "--crib-card goes with --show"),
+        (["--show", "--crib-card", "1H"], "unknown rank"),
+    ],
+)
+def test_read_crib_card_is_checked_before_reading(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misplaced or mistyped ``--crib-card``: one line, exit 2, no photo read."""
+    assert main(["read", *args, "no-such-photo.jpg"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "no-such-photo" not in err

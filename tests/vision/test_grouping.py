@@ -3,12 +3,14 @@ when the layout does not settle them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
-from vision.grouping import Layout, group_cards, table_rules
+from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard
 
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
@@ -229,3 +231,69 @@ def test_a_card_lies_between_its_two_corners() -> None:
     card = DetectedCard("5H", 0.99, bottom_right, corners=(bottom_right, top_left))
     assert card.position == (160.0, 190.0) and card.center == (210.0, 265.0)
     assert DetectedCard("6H", 0.9, top_left).position == (110.0, 115.0)
+
+
+def test_the_faces_set_apart_a_starter_the_indices_do_not() -> None:
+    """The same starter in line with the crib, but the crib's cards overlap (one body on the
+    photo) and the starter lies on a face of its own: it is the starter, without a question.
+    Touching the crib, it is asked again."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 85, 420)]])
+    bodies = [0] * 4 + [1] * 4 + [2] * 4 + [3]
+    faced = [dataclasses.replace(c, body=b) for c, b in zip(cards, bodies, strict=True)]
+    layout = group_cards(faced, SIX_CARD)
+    assert layout.question is None
+    assert found(layout, faced) == expected(["hand", "hand", "crib", "starter"], groups)
+    touching = [dataclasses.replace(c, body=2) if c.body == 3 else c for c in faced]
+    asked = group_cards(touching, SIX_CARD).question
+    assert asked is not None and asked.kind == "starter"
+
+
+def test_the_player_marks_the_crib() -> None:
+    """``mark_crib`` settles "which group is the crib?" by a card of it, and overrides a crib
+    found; a group of the wrong size, the starter, or unsorted cards are refused."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])
+    asked = group_cards(cards, SIX_CARD)
+    answered = mark_crib(asked, cards, groups[2][1].lower())
+    assert answered.question is None
+    assert found(answered, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+    again = mark_crib(answered, cards, groups[0][0])
+    assert found(again, cards) == expected(["crib", "hand", "hand", "starter"], groups)
+    assert [g.role for g in again.groups] == [Role.HAND, Role.HAND, Role.CRIB, Role.STARTER]
+    with pytest.raises(TableError, match="was not read in a hand or the crib"):
+        mark_crib(asked, cards, groups[3][0])
+    five, fives = table([fan(100, 100, 3), fan(100, 700, 3), fan(900, 400, 4), [(830, 300)]])
+    size = "AS has 3 cards; a crib has 4 in two-hand five-card cribbage"
+    with pytest.raises(TableError, match=f"{size}$"):
+        mark_crib(group_cards(five, FIVE_CARD), five, fives[0][0])
+    stray = [*cards, card("KC", 2000, 2000)]
+    with pytest.raises(TableError, match="not sorted into groups"):
+        mark_crib(group_cards(stray, SIX_CARD), stray, groups[2][0])
+
+
+def test_a_rows_last_card_read_at_both_corners_is_not_taken_for_the_starter() -> None:
+    """The crib's last card shows both corners, so its position (its centre) lies half a card
+    beyond the row, farther than the starter in line at the row's other end: it is not set
+    apart as the starter (it was, unasked); the question names the five cards."""
+    row = [(430 + 60 * k, 420) for k in range(4)]
+    cards, _ = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 60, 420)]])
+    last = cards[8]
+    far = (last.box[0] - 110, last.box[1] + 60, last.box[2] - 110, last.box[3] + 60)
+    cards[8] = dataclasses.replace(last, box=far, corners=(far, last.box))
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "starter"
+    assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
+
+
+def test_a_doubtful_reading_beside_the_starter_asks_which_is_the_starter() -> None:
+    """A reading left out (doubtful) within a card's reach of the starter may be a corner of a
+    crib card or of the starter itself: the starter is asked among the crib and it; far from
+    it, the starter stands."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(350, 440)]])
+    beside = group_cards([*cards, card("KC", 330, 520, uncertain=True)], SIX_CARD)
+    assert beside.left_out == (13,)
+    assert beside.question is not None and beside.question.kind == "starter"
+    assert sorted(beside.question.choices) == [8, 9, 10, 11, 12]
+    far = group_cards([*cards, card("KC", 900, 900, uncertain=True)], SIX_CARD)
+    assert far.question is None and far.left_out == (13,)
+    assert found(far, cards) == expected(["hand", "hand", "crib", "starter"], groups)

@@ -20,7 +20,7 @@ from vision.synth.faces import Deck, load_deck, render_deck
 from vision.synth.table import RULES_BY_PLAYERS, make_table
 
 DECK = "anglo"
-SEEDS = {2: (1, 3, 5), 3: (2, 8, 10), 4: (1, 5, 6)}
+SEEDS = {2: (1, 3, 5), 3: (2, 8, 10), 4: (1, 2, 6)}
 """Tables read exactly today (benchmarks/show_mode.py measures the rate over many tables:
 the others mostly ask which card is the starter, or to sort the cards, rather than guess)."""
 

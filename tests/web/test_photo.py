@@ -26,6 +26,8 @@ class FakeCard:
     confidence: float = 0.99
     box: tuple[float, float, float, float] = (10.0, 20.0, 30.0, 50.0)
     uncertain: bool = False
+    corners: tuple[tuple[float, float, float, float], ...] = ()
+    body: int | None = None
 
     @property
     def position(self) -> tuple[float, float]:

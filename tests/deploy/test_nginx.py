@@ -1,0 +1,439 @@
+"""The shipped nginx config (``deploy/nginx.conf``) in front of a real ``crib serve``.
+
+The config is rendered as an install sets it, and nothing more: the server name, the
+certificate (a throwaway self-signed one made with openssl), the ports nginx listens on (free
+ones instead of 80 and 443) and the trainer's address (the test server's port instead of 8000).
+It is included from a minimal main config that keeps nginx's pid, logs and temporary files in
+``tmp_path``, and nginx runs in the foreground. The trainer is :func:`web.serve.spawn` with
+``CRIB_TRUSTED_PROXIES=1``, as ``deploy/crib-trainer.service`` runs it. Every request goes
+through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
+When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
+
+The trainer runs one worker process here: its rate-limit counts live in memory per process
+(``web/limits.py``), so with one worker the 21st attempt is the one refused.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import pwd
+import re
+import socket
+import ssl
+import subprocess
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.cli import DEFAULT_THREADS
+from web.serve import free_port, spawn
+
+from .conftest import DEPLOY, program
+
+TRAINER_WORKERS = 1
+"""Worker processes of the test trainer, each with ``crib serve``'s default threads."""
+SLOW_CLIENTS = 10 * TRAINER_WORKERS * DEFAULT_THREADS
+"""Unfinished requests sent to nginx at once: ten times the trainer's threads."""
+HOST = "127.0.0.1"
+"""Where the tests reach nginx (the certificate names it)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One response: its status, headers and body."""
+
+    status: int
+    headers: http.client.HTTPMessage
+    text: str
+
+    def json(self) -> Any:
+        """The body, parsed as JSON."""
+        return json.loads(self.text)
+
+
+@dataclass
+class Browser:
+    """An HTTPS client of nginx that keeps its cookies, connecting from ``address``
+    (any 127.x.x.x address, so that tests can be clients with addresses of their own)."""
+
+    port: int
+    context: ssl.SSLContext
+    address: str = HOST
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def origin(self) -> str:
+        """The proxied site's origin, as a browser names it in ``Origin`` and ``Referer``."""
+        return f"https://{HOST}:{self.port}"
+
+    def request(
+        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+    ) -> Reply:
+        """Send one request with this browser's cookies and keep the cookies it sets."""
+        connection = http.client.HTTPSConnection(
+            HOST, self.port, context=self.context, timeout=10, source_address=(self.address, 0)
+        )
+        sent = dict(headers or {})
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        try:
+            connection.request(method, path, body=body, headers=sent)
+            response = connection.getresponse()
+            reply = Reply(response.status, response.headers, response.read().decode())
+        finally:
+            connection.close()
+        for cookie in reply.headers.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name] = value
+        return reply
+
+    def get(self, path: str) -> Reply:
+        """``GET path``."""
+        return self.request("GET", path)
+
+    def post_json(self, path: str, data: Any) -> Reply:
+        """POST JSON as the pages' scripts do, from the proxied site."""
+        headers = {"Content-Type": "application/json", "Origin": self.origin}
+        return self.request("POST", path, json.dumps(data), headers)
+
+    def post_form(
+        self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
+    ) -> Reply:
+        """Submit a form from ``path``'s page, with its CSRF token, as a browser does (and
+        any other ``headers``)."""
+        page = self.get(path).text
+        token = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)
+        assert token, f"no csrf-token meta on {path}"
+        body = urllib.parse.urlencode({**form, "csrf_token": token.group(1)})
+        sent = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": self.origin,
+            "Referer": f"{self.origin}{path}",
+            **(headers or {}),
+        }
+        return self.request("POST", path, body, sent)
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """nginx running the rendered config: its ports and a context trusting its certificate."""
+
+    http_port: int
+    https_port: int
+    context: ssl.SSLContext
+
+    def browser(self, address: str = HOST) -> Browser:
+        """A new browser (no cookies) connecting from ``address``."""
+        return Browser(self.https_port, self.context, address)
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A throwaway self-signed certificate for ``localhost`` and 127.0.0.1, and its key."""
+    certificate, key = folder / "fullchain.pem", folder / "privkey.pem"
+    subprocess.run(
+        [
+            program("openssl"),
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            f"subjectAltName=DNS:localhost,IP:{HOST}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(certificate),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return certificate, key
+
+
+def _replace(text: str, pattern: str, replacement: str) -> str:
+    """``text`` with ``pattern`` replaced; the shipped file must have it (else it changed and
+    the rendering would silently test something else)."""
+    rendered, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
+    assert count, f"deploy/nginx.conf has no {pattern!r} to set"
+    return rendered
+
+
+def ipv6_available() -> bool:
+    """Whether this machine can listen on IPv6 (a container may have it turned off)."""
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+def render_site(
+    shipped: str, certificate: Path, key: Path, http_port: int, https_port: int, trainer: int
+) -> str:
+    """``deploy/nginx.conf`` as an install sets it up: name, certificate, ports, upstream.
+
+    On a machine without IPv6 the ``[::]`` listens go, as they must on such a host.
+    """
+    site = _replace(shipped, r"server_name crib\.example\.org;", "server_name localhost;")
+    site = _replace(site, r"ssl_certificate +\S+;", f"ssl_certificate {certificate};")
+    site = _replace(site, r"ssl_certificate_key +\S+;", f"ssl_certificate_key {key};")
+    site = _replace(site, r"(listen (?:\[::\]:)?)80\b", rf"\g<1>{http_port}")
+    site = _replace(site, r"(listen (?:\[::\]:)?)443\b", rf"\g<1>{https_port}")
+    site = _replace(site, r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{trainer};")
+    if not ipv6_available():
+        site = _replace(site, r"^\s*listen \[::\].*$", "")
+    return site
+
+
+def main_config(folder: Path, site: Path) -> str:
+    """A minimal main config around ``site``: everything nginx writes stays in ``folder``."""
+    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
+    temp = "\n".join(
+        f"    {kind}_temp_path {folder / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    mime_types = Path("/etc/nginx/mime.types")
+    include_mime = f"include {mime_types};" if mime_types.exists() else ""
+    return f"""
+{user}
+worker_processes 1;
+pid {folder / "nginx.pid"};
+error_log {folder / "error.log"} notice;
+events {{}}
+http {{
+    {include_mime}
+    access_log {folder / "access.log"};
+{temp}
+    include {site};
+}}
+"""
+
+
+def nginx_command(folder: Path, *extra: str) -> list[str]:
+    """``nginx`` on ``folder``'s main config, logging to ``folder`` from the start."""
+    config = folder / "nginx.conf"
+    error_log = folder / "error.log"
+    return [program("nginx"), "-p", str(folder), "-c", str(config), "-e", str(error_log), *extra]
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Return once ``port`` accepts connections; fail with ``log`` if the process exits."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"nginx did not start:\n{log.read_text()}", pytrace=False)
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def trainer_port() -> int:
+    """The port the trainer listens on (where the rendered config sends requests)."""
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def trainer(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Iterator[None]:
+    """``crib serve`` on 127.0.0.1, believing one proxy's ``X-Forwarded-*`` headers."""
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv("CRIB_TRUSTED_PROXIES", "1")
+        environment.delenv("CRIB_RATELIMIT_ENABLED", raising=False)
+        folder = tmp_path_factory.mktemp("trainer")
+        process = spawn(trainer_port, TRAINER_WORKERS, folder, "nginx-test")
+    yield
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def nginx_folder(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Path:
+    """A folder holding the certificate, the rendered site, and the main config around it."""
+    program("nginx")  # missing: fail or skip before any work
+    folder = tmp_path_factory.mktemp("nginx")
+    certificate, key = make_certificate(folder)
+    shipped = (DEPLOY / "nginx.conf").read_text()
+    http_port, https_port = free_port(), free_port()
+    site = folder / "crib-trainer.conf"
+    site.write_text(render_site(shipped, certificate, key, http_port, https_port, trainer_port))
+    (folder / "nginx.conf").write_text(main_config(folder, site))
+    (folder / "ports").write_text(f"{http_port} {https_port}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def proxy(nginx_folder: Path, trainer: None) -> Iterator[Proxy]:
+    """nginx running the rendered config in the foreground, the trainer behind it."""
+    http_port, https_port = map(int, (nginx_folder / "ports").read_text().split())
+    process = subprocess.Popen(
+        nginx_command(nginx_folder, "-g", "daemon off;"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(https_port, process, nginx_folder / "error.log")
+        context = ssl.create_default_context(cafile=nginx_folder / "fullchain.pem")
+        yield Proxy(http_port, https_port, context)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_nginx_accepts_the_rendered_config(nginx_folder: Path) -> None:
+    """``nginx -t`` passes: the shipped file has no directive this nginx does not know."""
+    result = subprocess.run(
+        nginx_command(nginx_folder, "-t"), capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "test is successful" in result.stderr
+
+
+def test_pages_and_the_api_answer_through_the_proxy(proxy: Proxy) -> None:
+    """A page, a drill dealt and answered from the proxied site, and a registration (a form
+    with its token, whose HTTPS referrer check needs the host the browser used)."""
+    browser = proxy.browser()
+    assert browser.get("/").status == 200
+    dealt = browser.get("/api/drills/next?kind=hand")
+    assert dealt.status == 200, dealt.text
+    drill = dealt.json()
+    verdict = browser.post_json(f"/api/drills/{drill['id']}/answer", {"points": 4})
+    assert verdict.status == 200, verdict.text
+    assert verdict.json()["id"] == drill["id"]
+    assert verdict.json()["total"] >= 0
+    registered = browser.post_form("/auth/register", {"username": "proxied", "password": "x" * 10})
+    assert registered.status == 302, registered.text
+    assert "Log out" in browser.get("/progress").text
+
+
+def test_the_session_cookie_is_secure_and_the_security_headers_arrive(proxy: Proxy) -> None:
+    """The trainer saw HTTPS (``X-Forwarded-Proto``), so its cookie is ``Secure``; its own
+    security headers pass through, nginx adds HSTS and names no version, on pages and static
+    files alike."""
+    browser = proxy.browser()
+    page = browser.get("/auth/login")
+    cookies = page.headers.get_all("Set-Cookie") or []
+    assert cookies, "the log-in page sets no session cookie"
+    assert all("; Secure" in cookie for cookie in cookies), cookies
+    for reply in (page, browser.get("/static/style.css")):
+        assert reply.status == 200
+        assert "frame-ancestors 'none'" in reply.headers["Content-Security-Policy"]
+        assert reply.headers["X-Content-Type-Options"] == "nosniff"
+        assert reply.headers["Strict-Transport-Security"].startswith("max-age=")
+        assert reply.headers["Server"] == "nginx"
+
+
+def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
+    """20 failed log-ins from one client get 401s and the 21st a 429, whatever address the
+    client claims in its own ``X-Forwarded-For`` (nginx replaces it); another client, through
+    the same nginx, is not limited: the trainer counts clients, not the proxy."""
+    guesser = proxy.browser("127.0.0.2")
+    statuses = [
+        guesser.post_form(
+            "/auth/login",
+            {"username": f"nobody{attempt}", "password": "x" * 10},
+            {"X-Forwarded-For": f"10.9.0.{attempt}"},
+        ).status
+        for attempt in range(21)
+    ]
+    assert statuses == [401] * 20 + [429]
+    other = proxy.browser("127.0.0.3").post_form(
+        "/auth/login", {"username": "nobody", "password": "x" * 10}
+    )
+    assert other.status == 401
+
+
+SLOW_REQUESTS = (
+    b"GET / HTTP/1.1\r\nHost: localhost\r\n",
+    b"POST /api/score HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 100\r\n\r\n{",
+)
+"""Requests that never finish: headers without their end, a body without most of its bytes."""
+
+
+def slow_client(port: int, context: ssl.SSLContext, start: bytes) -> ssl.SSLSocket:
+    """An HTTPS connection that sends the ``start`` of a request and then nothing more."""
+    sock = context.wrap_socket(socket.create_connection((HOST, port)), server_hostname=HOST)
+    sock.sendall(start)
+    return sock
+
+
+def test_slow_clients_wait_in_nginx_not_in_the_trainer(proxy: Proxy) -> None:
+    """Ten times as many unfinished requests (headers or bodies) as the trainer has threads:
+    a normal request through nginx is still answered at once. Straight to the trainer, as
+    many unfinished requests as it has threads hold every one of them (each thread blocks
+    reading its request) until the clients give up."""
+    slow = [
+        slow_client(proxy.https_port, proxy.context, SLOW_REQUESTS[n % len(SLOW_REQUESTS)])
+        for n in range(SLOW_CLIENTS)
+    ]
+    try:
+        time.sleep(0.5)
+        started = time.monotonic()
+        reply = proxy.browser().get("/")
+        assert reply.status == 200
+        assert time.monotonic() - started < 2
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_plain_http_is_redirected_to_https(proxy: Proxy) -> None:
+    """Port 80 answers every request with a permanent redirect to the same path on HTTPS."""
+    connection = http.client.HTTPConnection(HOST, proxy.http_port, timeout=10)
+    try:
+        connection.request("GET", "/score?cards=5H+5D", headers={"Host": "crib.test"})
+        response = connection.getresponse()
+    finally:
+        connection.close()
+    assert response.status == 301
+    assert response.headers["Location"] == "https://crib.test/score?cards=5H+5D"
+
+
+def test_browsers_http2_requests_are_answered(proxy: Proxy, nginx_folder: Path) -> None:
+    """Browsers speak HTTP/2 to this config (``listen ... http2``), where the host comes as
+    ``:authority``: a drill is dealt and answered from the proxied site over HTTP/2 (curl)."""
+    origin = proxy.browser().origin
+    cookies = nginx_folder / "curl-cookies"
+
+    def curl(path: str, *options: str) -> Any:
+        command = [
+            *(program("curl"), "--silent", "--show-error", "--fail-with-body", "--http2"),
+            *("--cacert", str(nginx_folder / "fullchain.pem")),
+            *("--write-out", "\\n%{http_version}"),
+            *("--cookie", str(cookies), "--cookie-jar", str(cookies)),
+            *options,
+            origin + path,
+        ]
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        body, _, version = result.stdout.rpartition("\n")
+        assert version == "2", f"answered over HTTP/{version}"
+        return json.loads(body)
+
+    drill = curl("/api/drills/next?kind=hand")
+    verdict = curl(
+        f"/api/drills/{drill['id']}/answer",
+        *("--header", "Content-Type: application/json", "--header", f"Origin: {origin}"),
+        *("--data", json.dumps({"points": 4})),
+    )
+    assert verdict["id"] == drill["id"]

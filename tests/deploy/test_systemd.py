@@ -1,0 +1,65 @@
+"""The shipped systemd unit (``deploy/crib-trainer.service``), read by systemd's own parser.
+
+``systemd-analyze verify`` loads a unit without a running systemd (these tests run where
+systemd is not PID 1): it reports unknown sections and keys, values it cannot parse and an
+``ExecStart`` that is not executable. The unit runs the install's
+``/srv/crib-trainer/venv/bin/crib``, which does not exist here, so the test verifies a copy
+whose ``ExecStart`` runs this checkout's ``crib`` (``python -m crib``) with the unit's own
+arguments; every other line is as shipped (``verify`` does not look up ``User``/``Group``).
+What no test here can show is systemd restarting the server after a ``kill -9``: that needs
+systemd running as PID 1.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from crib.cli import build_parser
+
+from .conftest import DEPLOY, program
+
+UNIT = DEPLOY / "crib-trainer.service"
+INSTALLED_CRIB = "/srv/crib-trainer/venv/bin/crib"
+"""The ``crib`` command of the install the unit describes."""
+
+
+def exec_start(unit: str) -> list[str]:
+    """The command line of the unit's ``ExecStart``."""
+    found = re.search(r"^ExecStart=(.+)$", unit, flags=re.MULTILINE)
+    assert found, "the unit has no ExecStart"
+    return shlex.split(found[1])
+
+
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    """``systemd-analyze verify`` passes without a word on the unit, run on this checkout."""
+    shipped = UNIT.read_text()
+    assert exec_start(shipped)[0] == INSTALLED_CRIB
+    local = f"{shlex.quote(sys.executable)} -m crib"
+    copy = tmp_path / UNIT.name
+    copy.write_text(shipped.replace(f"ExecStart={INSTALLED_CRIB}", f"ExecStart={local}"))
+    result = subprocess.run(
+        [program("systemd-analyze"), "verify", str(copy)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and result.stdout == ""
+
+
+def test_the_unit_serves_where_nginx_sends_requests() -> None:
+    """The unit's ``crib serve`` takes every option it is given, listens at the address of
+    ``deploy/nginx.conf``'s upstream, and trusts that one proxy's headers."""
+    unit = UNIT.read_text()
+    args = build_parser().parse_args(exec_start(unit)[1:])  # exits (status 2) on a bad option
+    assert args.command == "serve"
+    upstream = re.search(
+        r"^\s*server (\S+):(\d+);", (DEPLOY / "nginx.conf").read_text(), flags=re.MULTILINE
+    )
+    assert upstream, "deploy/nginx.conf has no upstream server"
+    assert (args.host, args.port) == (upstream[1], int(upstream[2]))
+    assert "Environment=CRIB_TRUSTED_PROXIES=1" in unit.splitlines()

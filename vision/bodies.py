@@ -1,0 +1,124 @@
+"""Card bodies: which cards read on a photo lie on one stretch of card face (overlap or touch).
+
+The corner indices alone say where a card's corner is, not where the card lies: the indices of
+a fan are spread out, and a starter on the deck beside the crib can be as near the crib's cards
+as they are to each other. The faces settle much of it: the cards of one fan or one row overlap,
+so their white faces make one light region on the photo, while a starter set apart, or another
+player's hand, lies on a region of its own.
+
+A pixel is card paper when every channel is at least :data:`PAPER` of the photo's white (its
+99th percentile per channel, so exposure and colour casts cancel); the paper is closed over
+the thin outlines printed round a card's edge, and its connected regions are the bodies. A
+region larger than :data:`MOST_PAPER` index heights squared per card on it is a light table or
+a sheet of paper, not card faces: cards on it have no body.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.reader import DetectedCard
+
+Box = tuple[float, float, float, float]
+
+WORK_SIDE = 800
+"""The photo is looked at with its longer side at most this many pixels."""
+PAPER = 0.8
+"""A pixel is paper when each channel is at least this fraction of the photo's white (chosen on
+synthetic tables, series 13: at 0.7 grey newsprint and light cloth joined cards of different
+groups twice as often; at 0.85 camera effects split a hand into pieces half again as often)."""
+OUTLINE = 3
+"""Gaps this wide (working pixels) are closed: a card's printed outline, not a gap on the table."""
+MOST_PAPER = 40.0
+"""A card's face covers about 6 to 15 index heights squared per card on synthetic tables (less
+where cards overlap); a region over this many per card read on it is not made of cards."""
+
+
+def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int | None]:
+    """The body each card lies on: cards with the same label lie on one stretch of card face.
+
+    Args:
+        image (np.ndarray): uint8 BGR photo.
+        cards (Sequence[Sequence[Box]]): Each card's corner-index boxes (x1, y1, x2, y2) in
+            ``image`` pixels.
+
+    Returns:
+        (list[int | None]): A label per card, or None when its indices lie on no paper, or on a
+        light region too large to be cards.
+
+    Examples:
+        >>> photo = np.zeros((100, 200, 3), np.uint8)
+        >>> photo[10:90, 10:60] = photo[10:90, 50:100] = photo[10:90, 140:190] = 255
+        >>> corners = [[(12, 12, 18, 24)], [(90, 70, 98, 88)], [(142, 12, 148, 24)]]
+        >>> a, b, c = body_labels(photo, corners)
+        >>> a == b, a == c
+        (True, False)
+    """
+    if not cards:
+        return []
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = image
+    if scale < 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    sample = small[::4, ::4].reshape(-1, 3)
+    white = np.maximum(np.percentile(sample, 99, axis=0), 16.0)
+    lowest = np.minimum(np.ceil(PAPER * white), 255).astype(np.uint8)
+    paper = cv2.inRange(small, lowest, np.full(3, 255, np.uint8)) // 255
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OUTLINE, OUTLINE))
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, kernel)
+    _, regions, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    labels: list[int | None] = []
+    heights: list[float] = []
+    for boxes in cards:
+        votes: Counter[int] = Counter()
+        for x1, y1, x2, y2 in boxes:
+            under = regions[
+                int(y1 * scale) : int(np.ceil(y2 * scale)) + 1,
+                int(x1 * scale) : int(np.ceil(x2 * scale)) + 1,
+            ]
+            votes.update(int(v) for v in under[under > 0].ravel())
+        labels.append(votes.most_common(1)[0][0] if votes else None)
+        heights.append(float(np.median([y2 - y1 for _, y1, _, y2 in boxes])) if boxes else 0.0)
+    on_region = Counter(label for label in labels if label is not None)
+    for k, label in enumerate(labels):
+        if label is None:
+            continue
+        area = stats[label, cv2.CC_STAT_AREA] / scale**2
+        index = np.median([heights[j] for j, other in enumerate(labels) if other == label])
+        if area > MOST_PAPER * on_region[label] * max(index, 1.0) ** 2:
+            labels[k] = None
+    return labels
+
+
+def with_bodies(
+    image: np.ndarray, cards: Sequence[DetectedCard], scale: float = 1.0
+) -> list[DetectedCard]:
+    """``cards`` with their :attr:`~vision.reader.DetectedCard.body` found on ``image``.
+
+    Args:
+        image (np.ndarray): uint8 BGR photo the cards were read on.
+        cards (Sequence[DetectedCard]): Cards read, their boxes in photo pixels.
+        scale (float): Photo pixels per ``image`` pixel.
+
+    Returns:
+        (list[DetectedCard]): The same cards, each with its body label.
+    """
+    boxes = [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
+    labels = body_labels(image, boxes)
+    return [dataclasses.replace(c, body=b) for c, b in zip(cards, labels, strict=True)]
+
+
+def _unscaled(box: Box, scale: float) -> Box:
+    return (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)
+
+
+__all__ = ["body_labels", "with_bodies"]
