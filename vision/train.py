@@ -192,6 +192,37 @@ def _augment(x: torch.Tensor) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
+def _hard_light(x: torch.Tensor, p: float) -> torch.Tensor:
+    """Blur or overexpose a random share ``p`` of a float batch in [0, 1] (half each).
+
+    The two conditions the shipped reader reads worst: a Gaussian blur of sigma 0.5-2.5 crop
+    pixels, and clipped highlights (x1.3-1.9 + 15-60 grey levels), which pale red ink. The
+    generator renders both in some scenes; this shows the classifier more of them per crop.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    n, c, s, _ = x.shape
+    dev = x.device
+    u = torch.rand(n, device=dev)
+    blur = torch.nonzero(u < p / 2).flatten()
+    if len(blur):
+        sigma = 0.5 + 2.0 * torch.rand(len(blur), 1, device=dev)
+        r = torch.arange(-5, 6, device=dev).float()
+        k = torch.exp(-(r**2) / (2 * sigma**2))
+        k = (k / k.sum(1, keepdim=True)).repeat_interleave(c, 0)  # (len * c, 11)
+        z = x[blur].reshape(1, len(blur) * c, s, s)
+        z = F.conv2d(F.pad(z, (5, 5, 0, 0), mode="replicate"), k[:, None, None, :], groups=len(k))
+        z = F.conv2d(F.pad(z, (0, 0, 5, 5), mode="replicate"), k[:, None, :, None], groups=len(k))
+        x = x.index_copy(0, blur, z.reshape(len(blur), c, s, s))
+    bright = torch.nonzero((u >= p / 2) & (u < p)).flatten()
+    if len(bright):
+        gain = 1.3 + 0.6 * torch.rand(len(bright), 1, 1, 1, device=dev)
+        offset = (15 + 45 * torch.rand(len(bright), 1, 1, 1, device=dev)) / 255
+        x = x.index_copy(0, bright, (x[bright] * gain + offset).clamp(0, 1))
+    return x
+
+
 def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
     """Load an exported classifier's weights into ``model`` (an :class:`IndexNet` of its width).
 
@@ -248,7 +279,7 @@ def _normalized(x: torch.Tensor) -> torch.Tensor:
 
 
 def train_classifier(
-    data: Path,
+    data: Path | list[Path],
     epochs: int = 20,
     batch: int = 256,
     device: str = "cpu",
@@ -262,11 +293,13 @@ def train_classifier(
     width: int = 24,
     init: Path | None = None,
     normalize: bool = False,
+    hard_light: float = 0.0,
 ) -> Path:
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
     Args:
-        data (Path): Dataset folder from :mod:`vision.synth.generate`.
+        data (Path | list[Path]): Dataset folder from :mod:`vision.synth.generate`, or several
+            (their crops are pooled).
         epochs (int): Epochs (warm-up + cosine schedule, compressed to fit ``minutes`` if given).
         batch (int): Batch size.
         device (str): ``"cpu"``, ``"cuda"`` or a CUDA index.
@@ -283,6 +316,8 @@ def train_classifier(
         normalize (bool): Stretch every crop's contrast (:func:`vision.crops.normalize_crops`)
             after augmentation, as the reader then does before classifying (recorded in the
             exported JSON).
+        hard_light (float): Share of training crops blurred or overexposed on top of the
+            generator's own effects (:func:`_hard_light`), before the other augmentation.
 
     Returns:
         (Path): The exported ONNX file.
@@ -297,8 +332,14 @@ def train_classifier(
         device = f"cuda:{device}"
     torch.manual_seed(seed)
     np.random.seed(seed)
-    tr = np.load(data / "crops" / "train.npz")
-    va = np.load(data / "crops" / "val.npz")
+    folders = data if isinstance(data, list) else [data]
+    tr, va = (
+        {
+            k: np.concatenate([np.load(d / "crops" / f"{split}.npz")[k] for d in folders])
+            for k in ("x", "y")
+        }
+        for split in ("train", "val")
+    )
     to_t = lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()  # noqa: E731
     xtr, ytr = to_t(tr["x"]).to(device), torch.from_numpy(tr["y"].astype(np.int64)).to(device)
     xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
@@ -334,7 +375,10 @@ def train_classifier(
         tot, n = 0.0, 0
         for i in range(0, len(xtr), batch):
             j = perm[i : i + batch]
-            xb = _augment(xtr[j].float() / 255)
+            xb = xtr[j].float() / 255
+            if hard_light:
+                xb = _hard_light(xb, hard_light)
+            xb = _augment(xb)
             if normalize:
                 xb = _normalized(xb)
             with torch.autocast("cuda", torch.bfloat16, enabled=device.startswith("cuda")):
@@ -425,7 +469,13 @@ def main() -> None:
     """CLI entry point."""
     ap = argparse.ArgumentParser(description="Train the corner-index detector and card classifier.")
     ap.add_argument("task", choices=["detect", "classify", "all"])
-    ap.add_argument("--data", type=Path, default=Path("datasets/cards"))
+    ap.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        default=[Path("datasets/cards")],
+        help="dataset folder (the classifier also takes several and pools their crops)",
+    )
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--det-epochs", type=int, default=40)
@@ -442,10 +492,18 @@ def main() -> None:
     ap.add_argument(
         "--cls-normalize", action="store_true", help="stretch crop contrast (vision.crops)"
     )
+    ap.add_argument(
+        "--cls-hard-light",
+        type=float,
+        default=0.0,
+        help="share of crops blurred or overexposed on top of the generator's effects",
+    )
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--project", type=Path, default=RUNS)
     a = ap.parse_args()
+    if a.task in ("detect", "all") and len(a.data) > 1:
+        ap.error("the detector trains on one --data folder")
     if a.task in ("classify", "all"):
         p = train_classifier(
             a.data,
@@ -457,13 +515,14 @@ def main() -> None:
             minutes=a.cls_minutes,
             init=a.cls_init,
             normalize=a.cls_normalize,
+            hard_light=a.cls_hard_light,
             models_dir=a.models,
             project=a.project,
         )
         print(f"classifier -> {p}")
     if a.task in ("detect", "all"):
         p = train_detector(
-            a.data,
+            a.data[0],
             a.det_epochs,
             a.imgsz,
             a.det_batch,

@@ -68,3 +68,21 @@ def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     crops = (x * 255).round().byte().permute(0, 2, 3, 1).numpy()
     stretched = (_normalized(x) * 255).round().byte().permute(0, 2, 3, 1).numpy()
     assert np.array_equal(stretched, normalize_crops(crops))
+
+
+def test_hard_light_blurs_or_overexposes_the_share_asked_for() -> None:
+    from vision.train import _hard_light
+
+    torch.manual_seed(0)
+    x = torch.rand(400, 3, 64, 64) * 0.5
+    assert torch.equal(_hard_light(x, 0.0), x)
+    out = _hard_light(x, 0.5)
+    assert out.shape == x.shape and float(out.min()) >= 0 and float(out.max()) <= 1
+    changed = (out != x).flatten(1).any(1)
+    brighter = out.mean((1, 2, 3)) > x.mean((1, 2, 3)) + 0.1
+    blurred = changed & ~brighter
+    assert 0.15 < float(brighter.float().mean()) < 0.35  # about a quarter overexposed
+    assert 0.15 < float(blurred.float().mean()) < 0.35  # about a quarter blurred
+    # a blur keeps the mean level and smooths the noise; the rest are left alone
+    assert float((out[blurred].std((2, 3)) < x[blurred].std((2, 3))).float().mean()) == 1.0
+    assert torch.equal(out[~changed], x[~changed])
