@@ -357,6 +357,26 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
     assert other.status == 401
 
 
+def test_a_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> None:
+    """A guesser posting as fast as it is refused: past the trainer's limit (a 429 page of its
+    own) and nginx's burst, nginx refuses the posts itself, in players' words with
+    Retry-After, so they cost the trainer nothing; another client can still log in."""
+    guesser = proxy.browser("127.0.0.4")
+    replies = [
+        guesser.post_form("/auth/login", {"username": f"someone{n}", "password": "x" * 10})
+        for n in range(45)
+    ]
+    assert [r.status for r in replies[:20]] == [401] * 20
+    assert {r.status for r in replies[20:]} == {429}
+    from_nginx = [r for r in replies[20:] if r.headers.get_content_type() == "text/plain"]
+    assert len(from_nginx) >= 15, [r.headers.get_content_type() for r in replies[20:]]
+    assert all("Too many tries" in r.text and r.headers["Retry-After"] for r in from_nginx)
+    other = proxy.browser("127.0.0.5").post_form(
+        "/auth/login", {"username": "nobody", "password": "x" * 10}
+    )
+    assert other.status == 401
+
+
 SLOW_REQUESTS = (
     b"GET / HTTP/1.1\r\nHost: localhost\r\n",
     b"POST /api/score HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
