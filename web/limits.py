@@ -106,28 +106,25 @@ def _counter() -> FixedWindowRateLimiter | None:
     return counter
 
 
-def account_tries(view: View) -> View:
-    """Decorates the account views: each form post counts against the address."""
+def counting_posts(limit: Limit, key: Callable[[], str]) -> Callable[[View], View]:
+    """A decorator for a view whose form posts each count against ``limit`` for ``key()``."""
 
-    @functools.wraps(view)
-    def limited(*args: Any, **kwargs: Any) -> Any:
-        if request.method == "POST":
-            ACCOUNT_TRIES.hit(client_address())
-        return view(*args, **kwargs)
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def limited(*args: Any, **kwargs: Any) -> Any:
+            if request.method == "POST":
+                limit.hit(key())
+            return view(*args, **kwargs)
 
-    return limited  # type: ignore[return-value]
+        return limited  # type: ignore[return-value]
+
+    return decorate
 
 
-def registrations(view: View) -> View:
-    """Decorates the registration view: each form post counts against the username."""
-
-    @functools.wraps(view)
-    def limited(*args: Any, **kwargs: Any) -> Any:
-        if request.method == "POST":
-            REGISTRATIONS.hit(posted_username())
-        return view(*args, **kwargs)
-
-    return limited  # type: ignore[return-value]
+account_tries = counting_posts(ACCOUNT_TRIES, client_address)
+"""Decorates the account views: each form post counts against the address."""
+registrations = counting_posts(REGISTRATIONS, posted_username)
+"""Decorates the registration view: each form post counts against the username."""
 
 
 def failed_logins(view: View) -> View:
