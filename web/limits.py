@@ -62,11 +62,7 @@ class Limit:
         Raises:
             werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) past the limit.
         """
-        counter = _counter()
-        if counter is not None:
-            for item in self.items:
-                if not counter.hit(item, self.scope, key):
-                    self._refuse(counter, item, key)
+        self._apply(key, count=True)
 
     def check(self, key: str) -> None:
         """Refuse ``key`` when it is at the limit already, without counting a try.
@@ -74,11 +70,16 @@ class Limit:
         Raises:
             werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) at the limit.
         """
+        self._apply(key, count=False)
+
+    def _apply(self, key: str, *, count: bool) -> None:
         counter = _counter()
-        if counter is not None:
-            for item in self.items:
-                if not counter.test(item, self.scope, key):
-                    self._refuse(counter, item, key)
+        if counter is None:
+            return
+        allowed = counter.hit if count else counter.test
+        for item in self.items:
+            if not allowed(item, self.scope, key):
+                self._refuse(counter, item, key)
 
     def _refuse(self, counter: FixedWindowRateLimiter, item: RateLimitItem, key: str) -> None:
         reset = counter.get_window_stats(item, self.scope, key).reset_time
