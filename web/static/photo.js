@@ -1,7 +1,7 @@
 /* The photo page: send the photo, draw each group read on it with its score, and let the
    player fix the table (retype, move, delete or add a card; mark the crib and the starter),
    re-scoring at once. Every message is in players' words. */
-import { ApiError, postForm, postJSON } from "./api.js";
+import { ApiError, WAIT_SECONDS, postForm, postJSON } from "./api.js";
 import { cardText, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { mountPicker, typedTokens } from "./picker.js";
@@ -23,9 +23,10 @@ function problem(error) {
   return "Something went wrong on our side; please try again.";
 }
 
-/** Seconds a photo may take to read (a big table photo on a busy server takes several). */
+/** Seconds a photo may take to read: the form's `data-wait-seconds` (a big table photo on a
+    busy server takes several), else the API's usual wait. */
 function readSeconds() {
-  return Number($("photo-form").dataset.waitSeconds) || 90;
+  return Number($("photo-form").dataset.waitSeconds) || WAIT_SECONDS;
 }
 
 function fail(message) {
