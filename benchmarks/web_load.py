@@ -10,8 +10,9 @@ which every connection deals a hand (``GET /api/drills/next``) and answers it
 With ``--attack``, each database is measured twice: as above, then while two slow-loris
 clients (requests whose headers never end) and a password-guessing client run; the figure
 is the honest throughput kept under attack. ``--baseline`` first measures the same round
-trip against an app that does nothing (``benchmarks/baseline_app.py``) on the same gunicorn
-setup: the ceiling that the server and Flask alone allow on this machine.
+trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
+nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
+stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
         [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8] [--players 4]
@@ -328,6 +329,8 @@ def main() -> None:
         raise SystemExit("wrk is missing: apt-get install wrk")
     if args.baseline:
         bench("Baseline (Flask and gunicorn alone)", None, args, "benchmarks.baseline_app:app")
+        stored = "benchmarks.baseline_app:stored_app"
+        bench("Baseline storing deals and answers (sqlite3 alone)", None, args, stored)
     if args.database in ("sqlite", "both"):
         bench("SQLite", None, args)
     if args.database in ("postgresql", "both"):
