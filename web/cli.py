@@ -76,6 +76,7 @@ def _database_problem(command: str, error: Exception) -> int:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from limits.errors import ConfigurationError
     from sqlalchemy.exc import OperationalError
 
     from .schema import SchemaError
@@ -87,6 +88,9 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         serve(args.host, args.port, args.workers, args.threads)
     except (SchemaError, OperationalError) as error:
         return _database_problem("serve", error)
+    except ConfigurationError as error:
+        print(f"crib serve: error: CRIB_RATELIMIT_STORAGE_URI: {error}", file=sys.stderr)
+        return EXIT_SCHEMA
     return 0
 
 

@@ -2,10 +2,11 @@
 
 Each log-in or registration spends ~75 ms of CPU on scrypt, so guessing passwords is also a
 way to slow the trainer down for everyone; each cookie-less deal creates a guest player row.
-The limits below bound both. The counts live in memory by default (one server: every worker
-process keeps its own, so the effective limit is at most ``workers`` times the figure);
-``CRIB_RATELIMIT_STORAGE_URI`` points several workers or servers at one store
-(``redis://host:6379``, ``memcached://host:11211``, see the ``limits`` package).
+The limits below bound both. The counts live in the trainer's database by default
+(``CRIB_RATELIMIT_STORAGE_URI=database://``, :mod:`web.limit_storage`), shared by every worker
+and every server using it; ``memory://`` keeps them in each worker process (faster, but the
+effective limit is then ``workers`` times the figure), and ``redis://host:6379`` or
+``memcached://host:11211`` use such a store (see the ``limits`` package).
 ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
 
 Only the requests a limit is about pay for it: a form post to the account views, a deal that
@@ -25,11 +26,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Flask, current_app, render_template, request
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
+from limits.errors import ConfigurationError
+from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import TooManyRequests
 
 from .headers import HEADERS
+from .limit_storage import DatabaseStorage
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -196,7 +200,10 @@ class RefuseEarly:
         """Answer the request: the refusal, or whatever the app answers."""
         if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO") in self.paths:
             address = environ.get("REMOTE_ADDR") or "unknown"
-            wait = ACCOUNT_TRIES.wait(self.counter, address)
+            try:
+                wait = ACCOUNT_TRIES.wait(self.counter, address)
+            except SQLAlchemyError:  # the database is down: the app answers (a 503)
+                wait = None
             if wait is not None:
                 return self._refuse(wait, start_response)
         return self.wsgi_app(environ, start_response)
@@ -217,17 +224,40 @@ class RefuseEarly:
         return [self._page]
 
 
-def init_app(app: Flask) -> None:
-    """Count with the storage the config names (memory by default), unless turned off.
+DATABASE_STORAGE = "database://"
+"""The storage setting that keeps the counts in the trainer's own database (the default)."""
 
-    Call it once the views are registered: :class:`RefuseEarly` guards the account views'
-    routes.
+
+def _storage(app: Flask, uri: str) -> Storage:
+    """The storage ``uri`` names: the app's database (:data:`DATABASE_STORAGE`), or any other.
+
+    Raises:
+        limits.errors.ConfigurationError: ``uri`` names no storage the trainer can use.
     """
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    if uri == DATABASE_STORAGE:
+        lock = app.extensions["crib_write_lock"]
+        return DatabaseStorage(app.extensions["crib_engine"], lock.held if lock else None)
+    try:
+        storage = storage_from_string(uri)
+    except ConfigurationError as error:  # an unknown scheme, or its client library missing
+        raise ConfigurationError(f"{uri}: {str(error).replace(f' : {uri}', '')}") from None
+    if not isinstance(storage, Storage):
+        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
+    return storage
+
+
+def init_app(app: Flask) -> None:
+    """Count with the storage the config names (the database by default), unless turned off.
+
+    Call it once the database and the views are set up: :class:`RefuseEarly` guards the
+    account views' routes.
+    """
+    app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
     app.config.setdefault("RATELIMIT_ENABLED", True)
     enabled = app.config["RATELIMIT_ENABLED"] not in (False, "false", "False", "0", 0)
-    storage = storage_from_string(app.config["RATELIMIT_STORAGE_URI"]) if enabled else None
-    counter = FixedWindowRateLimiter(storage) if storage else None
+    counter = None
+    if enabled:
+        counter = FixedWindowRateLimiter(_storage(app, app.config["RATELIMIT_STORAGE_URI"]))
     app.extensions["crib_limits"] = counter
     if counter is not None:
         app.wsgi_app = RefuseEarly(app, counter)  # type: ignore[method-assign]

@@ -84,3 +84,15 @@ class Skill(Base):
     seen: Mapped[int] = mapped_column(default=0)
     missed: Mapped[int] = mapped_column(default=0)
     seconds: Mapped[float] = mapped_column(default=0.0)
+
+
+class RateCount(Base):
+    """One rate limit's count for one key in its current window (:mod:`web.limit_storage`)."""
+
+    __tablename__ = "rate_counts"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The SHA-256 (hex) of the limit and what it counts: ``LIMITER/account/20/1/minute/ADDR``."""
+    count: Mapped[int]
+    expires_at: Mapped[float]
+    """When the window ends and the count starts again from nothing."""

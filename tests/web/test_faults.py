@@ -18,7 +18,7 @@ from web.db import make_engine
 from web.errors import UNAVAILABLE
 from web.models import Answer
 
-from .conftest import AuthActions
+from .conftest import AuthActions, csrf_token
 
 
 def _answers(database_url: str) -> int:
@@ -128,6 +128,29 @@ def test_database_server_down_is_a_503_then_recovers(
         _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
         admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
     assert client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
+    app.extensions["crib_engine"].dispose()
+
+
+def test_account_posts_with_the_database_down_are_a_503(
+    postgres_url: str, postgres_admin: Engine
+) -> None:
+    """The rate limits count in the database: with it down, a log-in is a 503 page in players'
+    words (the limit's own check lets the app answer), not a 500."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": postgres_url})
+    client = app.test_client()
+    token = csrf_token(client)
+    name = make_url(postgres_url).database
+    with postgres_admin.connect() as admin:
+        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute(
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
+            {"name": name},
+        )
+        form = {"username": "alice", "password": "cribbage29", "csrf_token": token}
+        reply = client.post("/auth/login", data=form)
+        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    assert reply.status_code == 503
+    assert UNAVAILABLE in reply.get_data(as_text=True)
     app.extensions["crib_engine"].dispose()
 
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 
+import pytest
 from flask import Flask, request
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from web import create_app
 from web.headers import CONTENT_SECURITY_POLICY
+from web.limit_storage import DatabaseStorage
+from web.limits import DATABASE_STORAGE
 
 from .conftest import AuthActions, post_form
 
@@ -89,6 +95,32 @@ def test_an_address_at_its_limit_is_refused_before_flask(database_url: str) -> N
     app.extensions["crib_engine"].dispose()
 
 
+@pytest.mark.parametrize(("storage", "refused"), [(DATABASE_STORAGE, True), ("memory://", False)])
+def test_every_server_on_the_database_shares_the_counts(
+    database_url: str, storage: str, refused: bool
+) -> None:
+    """Two servers (or worker processes) on one database: with the counts in the database
+    (the default) an address's 21st try is refused whichever server takes it; kept in each
+    process's memory, each server counts only its own."""
+    config = {"SECRET_KEY": "t", "DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": storage}
+    servers = [create_app(config), create_app(config)]
+    statuses = [
+        post_form(servers[i % 2].test_client(), "/auth/login", {"username": f"u{i}"}).status_code
+        for i in range(21)
+    ]
+    assert statuses[:20] == [401] * 20
+    assert statuses[20] == (429 if refused else 401)
+    for server in servers:
+        server.extensions["crib_engine"].dispose()
+
+
+def test_the_counts_default_to_the_database(app: Flask) -> None:
+    """Without a setting the counts are kept in the trainer's own database."""
+    counter = app.extensions["crib_limits"]
+    assert isinstance(counter.storage, DatabaseStorage)
+    assert counter.storage.engine is app.extensions["crib_engine"]
+
+
 def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> None:
     """Behind ``CRIB_TRUSTED_PROXIES=1`` each forwarded client has its own count; without it
     the header is ignored (anybody could send it)."""
@@ -140,3 +172,24 @@ def test_unknown_usernames_take_as_long_as_known_ones(app: Flask, auth: AuthActi
     known_time = min(seconds("alice") for _ in range(3))
     unknown_time = min(seconds("nobody") for _ in range(3))
     assert unknown_time > known_time / 2
+
+
+@pytest.mark.parametrize("storage", ["bogus://", "async+memory://"])
+def test_serve_refuses_a_storage_it_cannot_use_in_one_line(tmp_path: Path, storage: str) -> None:
+    """``crib serve`` with a rate-limit storage it cannot use: exit status 2 and one line."""
+    result = subprocess.run(
+        [sys.executable, "-m", "crib", "serve", "--port", "1"],
+        env={
+            "CRIB_DATABASE_URL": f"sqlite:///{tmp_path / 'trainer.sqlite'}",
+            "CRIB_SECRET_KEY": "x",
+            "CRIB_RATELIMIT_STORAGE_URI": storage,
+            "PATH": "/usr/bin",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"crib serve: error: CRIB_RATELIMIT_STORAGE_URI: {storage}")

@@ -1,0 +1,110 @@
+"""Rate-limit counts in the database (``web.limit_storage``): windows, concurrency, clean-up."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from web import create_app, limit_storage
+from web.db import make_engine
+from web.limit_storage import COUNTS, DatabaseStorage, _stored
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The storage's clock, set by the test: ``clock[0]`` is now."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(limit_storage, "time", SimpleNamespace(time=lambda: now[0]))
+    return now
+
+
+@pytest.fixture
+def storage(app: Flask) -> DatabaseStorage:
+    """The app's storage (its database, its write lock)."""
+    found = app.extensions["crib_limits"].storage
+    assert isinstance(found, DatabaseStorage)
+    return found
+
+
+def _rows(storage: DatabaseStorage) -> int:
+    with storage.engine.connect() as connection:
+        return int(connection.scalar(select(func.count()).select_from(COUNTS)) or 0)
+
+
+def test_a_count_starts_again_when_its_window_ends(
+    storage: DatabaseStorage, clock: list[float]
+) -> None:
+    """Counts add up within the window; once it has ended the count reads 0 and the next try
+    starts a new window."""
+    assert [storage.incr("k", 60) for _ in range(3)] == [1, 2, 3]
+    assert storage.incr("k", 60, amount=2) == 5
+    assert storage.get("k") == 5 and storage.get("other") == 0
+    assert storage.get_expiry("k") == clock[0] + 60
+    clock[0] += 59
+    assert storage.get("k") == 5
+    clock[0] += 1
+    assert storage.get("k") == 0
+    assert storage.incr("k", 60) == 1
+    assert storage.get_expiry("k") == clock[0] + 60
+
+
+def test_any_key_can_be_counted(storage: DatabaseStorage) -> None:
+    """Keys hold what clients send: a NUL byte, a lone surrogate, 10,000 characters."""
+    for key in ("ali\x00ce", "\udc80", "x" * 10_000):
+        assert storage.incr(key, 60) == 1
+        assert storage.get(key) == 1
+
+
+def test_concurrent_tries_from_several_processes_are_all_counted(app: Flask) -> None:
+    """Threads on two apps (each its own engine, as two worker processes have) add up exactly."""
+    other = create_app(
+        {"SECRET_KEY": "t", "DATABASE_URL": app.config["DATABASE_URL"], "TESTING": True}
+    )
+    storages = [server.extensions["crib_limits"].storage for server in (app, other)]
+
+    def hit(storage: DatabaseStorage) -> None:
+        for _ in range(25):
+            storage.incr("shared", 60)
+
+    threads = [threading.Thread(target=hit, args=(storages[i % 2],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert storages[0].get("shared") == storages[1].get("shared") == 100
+    other.extensions["crib_engine"].dispose()
+
+
+def test_ended_windows_are_deleted(
+    storage: DatabaseStorage, clock: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting also deletes the counts whose windows have ended (now and then: here always)."""
+    monkeypatch.setattr(limit_storage, "CLEAN_UP_EVERY", 1)
+    storage.incr("old", 10)
+    storage.incr("young", 100)
+    clock[0] += 50
+    storage.incr("new", 10)
+    with storage.engine.connect() as connection:
+        keys = set(connection.scalars(select(COUNTS.c.key)))
+    assert keys == {_stored("young"), _stored("new")}
+
+
+def test_clear_reset_and_check(storage: DatabaseStorage) -> None:
+    """``clear`` forgets one key, ``reset`` all of them; ``check`` says the database answers."""
+    for key in ("a", "b", "c"):
+        storage.incr(key, 60)
+    storage.clear("a")
+    assert storage.get("a") == 0 and storage.get("b") == 1
+    assert storage.reset() == 2
+    assert _rows(storage) == 0
+    assert storage.check()
+
+
+def test_check_is_false_when_the_database_cannot_be_reached() -> None:
+    """A storage on a database that is not there says so (rather than raising)."""
+    missing = DatabaseStorage(make_engine("sqlite:////nonexistent/folder/trainer.sqlite"))
+    assert missing.check() is False
