@@ -15,14 +15,18 @@ The trainer runs one worker process here: its rate-limit counts live in memory p
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
 import http.client
 import json
+import math
 import os
 import pwd
 import re
 import socket
 import ssl
 import subprocess
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -73,13 +77,23 @@ class Browser:
         """The proxied site's origin, as a browser names it in ``Origin`` and ``Referer``."""
         return f"https://{HOST}:{self.port}"
 
-    def request(
-        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
-    ) -> Reply:
-        """Send one request with this browser's cookies and keep the cookies it sets."""
-        connection = http.client.HTTPSConnection(
+    def connection(self) -> http.client.HTTPSConnection:
+        """A new connection to nginx from this browser's address (not yet opened)."""
+        return http.client.HTTPSConnection(
             HOST, self.port, context=self.context, timeout=10, source_address=(self.address, 0)
         )
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: str | None = None,
+        headers: dict[str, str] | None = None,
+        connection: http.client.HTTPSConnection | None = None,
+    ) -> Reply:
+        """Send one request with this browser's cookies and keep the cookies it sets, on
+        ``connection`` (by default a new one), which is closed afterwards."""
+        connection = connection or self.connection()
         sent = dict(headers or {})
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -103,21 +117,33 @@ class Browser:
         headers = {"Content-Type": "application/json", "Origin": self.origin}
         return self.request("POST", path, json.dumps(data), headers)
 
-    def post_form(
-        self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
-    ) -> Reply:
-        """Submit a form from ``path``'s page, with its CSRF token, as a browser does (and
-        any other ``headers``)."""
+    def form_token(self, path: str) -> str:
+        """The CSRF token of ``path``'s page (which sets the session cookie it belongs to)."""
         page = self.get(path).text
         token = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)
         assert token, f"no csrf-token meta on {path}"
-        body = urllib.parse.urlencode({**form, "csrf_token": token.group(1)})
+        return token.group(1)
+
+    def form_post(
+        self, path: str, form: dict[str, str], token: str, headers: dict[str, str] | None = None
+    ) -> tuple[str, dict[str, str]]:
+        """The body and headers of a browser's post of ``form`` from ``path``'s page, with the
+        page's CSRF ``token`` (and any other ``headers``)."""
+        body = urllib.parse.urlencode({**form, "csrf_token": token})
         sent = {
             "Content-Type": "application/x-www-form-urlencoded",
             "Origin": self.origin,
             "Referer": f"{self.origin}{path}",
             **(headers or {}),
         }
+        return body, sent
+
+    def post_form(
+        self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
+    ) -> Reply:
+        """Submit a form from ``path``'s page, with its CSRF token, as a browser does (and
+        any other ``headers``)."""
+        body, sent = self.form_post(path, form, self.form_token(path), headers)
         return self.request("POST", path, body, sent)
 
 
@@ -357,24 +383,102 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
     assert other.status == 401
 
 
-def test_a_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> None:
-    """A guesser posting as fast as it is refused: past the trainer's limit (a 429 page of its
-    own) and nginx's burst, nginx refuses the posts itself, in players' words with
-    Retry-After, so they cost the trainer nothing; another client can still log in."""
-    guesser = proxy.browser("127.0.0.4")
-    replies = [
-        guesser.post_form("/auth/login", {"username": f"someone{n}", "password": "x" * 10})
-        for n in range(45)
-    ]
-    assert [r.status for r in replies[:20]] == [401] * 20
-    assert {r.status for r in replies[20:]} == {429}
-    from_nginx = [r for r in replies[20:] if r.headers.get_content_type() == "text/plain"]
-    assert len(from_nginx) >= 15, [r.headers.get_content_type() for r in replies[20:]]
-    assert all("Too many tries" in r.text and r.headers["Retry-After"] for r in from_nginx)
-    other = proxy.browser("127.0.0.5").post_form(
-        "/auth/login", {"username": "nobody", "password": "x" * 10}
+UNDELAYED_POSTS = 25
+"""Account posts from one address that nginx passes at once (``delay=24``, plus one)."""
+WAITING_POSTS = 2
+"""Further posts from one address that wait in nginx (``burst=26`` less ``delay=24``)."""
+PACE = 2.0
+"""Seconds between the posts nginx lets through past those (``rate=30r/m``)."""
+NGINX_REFUSAL = "Too many tries: wait a minute, then try again.\n"
+"""nginx's own 429 page (the trainer's says "wait a few minutes")."""
+
+
+def refused_by_nginx(reply: Reply) -> bool:
+    """Whether ``reply`` is nginx's refusal of a post, not an answer of the trainer."""
+    return (
+        reply.status == 429
+        and reply.headers.get_content_type() == "text/plain"
+        and reply.text == NGINX_REFUSAL
     )
-    assert other.status == 401
+
+
+def timed_login(browser: Browser, token: str, username: str) -> tuple[Reply, float]:
+    """A failed log-in posted with ``token``, and the seconds its answer took."""
+    body, headers = browser.form_post(
+        "/auth/login", {"username": username, "password": "x" * 10}, token
+    )
+    started = time.monotonic()
+    reply = browser.request("POST", "/auth/login", body, headers)
+    return reply, time.monotonic() - started
+
+
+def test_a_guesser_posting_one_after_another_meets_the_trainers_limit_then_is_paced(
+    proxy: Proxy,
+) -> None:
+    """A guesser that sends each log-in post once the last is answered: its first posts go
+    through at once, so the trainer's limit is the one it meets (20 401s, then the trainer's
+    own 429 page); after those nginx holds each post until the address is back under its
+    rate, a post every ``PACE`` seconds, and never refuses one."""
+    guesser = proxy.browser("127.0.0.4")
+    token = guesser.form_token("/auth/login")
+    started = time.monotonic()
+    undelayed = [timed_login(guesser, token, f"paced{n}") for n in range(UNDELAYED_POSTS)]
+    assert [reply.status for reply, _ in undelayed] == [401] * 20 + [429] * 5
+    assert not any(refused_by_nginx(reply) for reply, _ in undelayed)
+    assert max(seconds for _, seconds in undelayed) < PACE / 2, undelayed
+    # nginx's count leaked away while those were answered: as many more pass at once
+    leaked = math.ceil((time.monotonic() - started) / PACE)
+    later = [timed_login(guesser, token, f"paced{n}") for n in range(100, 100 + leaked + 3)]
+    assert [reply.status for reply, _ in later] == [429] * len(later)
+    assert not any(refused_by_nginx(reply) for reply, _ in later)
+    paced = [seconds for _, seconds in later[-3:]]
+    assert sum(paced) / len(paced) >= PACE / 2, paced
+
+
+def test_a_parallel_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> None:
+    """A guesser sending many log-in posts at once, each on its own connection: as many as
+    nginx passes at once or lets wait reach the trainer (its 401s, then its own 429 page);
+    the rest are refused by nginx at once, in players' words with Retry-After, costing the
+    trainer nothing. Another address, posting when the flood's refusals are back, is
+    answered by the trainer at once."""
+    flooder = proxy.browser("127.0.0.5")
+    token = flooder.form_token("/auth/login")
+    size = UNDELAYED_POSTS + WAITING_POSTS + 10
+    everyone_connected = threading.Barrier(size)
+
+    def post(n: int) -> tuple[Reply, float]:
+        browser = dataclasses.replace(flooder, cookies=dict(flooder.cookies))
+        body, headers = browser.form_post(
+            "/auth/login", {"username": f"flood{n}", "password": "x" * 10}, token
+        )
+        connection = browser.connection()
+        connection.connect()
+        everyone_connected.wait(timeout=10)
+        started = time.monotonic()
+        reply = browser.request("POST", "/auth/login", body, headers, connection)
+        return reply, time.monotonic() - started
+
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        flood = [pool.submit(post, n) for n in range(size)]
+        answered = concurrent.futures.as_completed(flood, timeout=10 + PACE * WAITING_POSTS)
+        for _ in range(size - WAITING_POSTS):  # all but those waiting in nginx
+            next(answered)
+        other = proxy.browser("127.0.0.6")
+        other_reply, other_seconds = timed_login(other, other.form_token("/auth/login"), "other")
+        replies = [future.result() for future in flood]
+    refused = [(reply, seconds) for reply, seconds in replies if refused_by_nginx(reply)]
+    passed = sorted(
+        ((reply.status, seconds) for reply, seconds in replies if not refused_by_nginx(reply)),
+        key=lambda answer: answer[1],
+    )
+    # the flood's posts do not all arrive in the same instant: nginx may let one more through
+    assert UNDELAYED_POSTS + WAITING_POSTS <= len(passed) <= UNDELAYED_POSTS + WAITING_POSTS + 1
+    assert sorted(status for status, _ in passed) == [401] * 20 + [429] * (len(passed) - 20)
+    assert passed[-1][1] >= PACE, passed  # the last to pass waited in nginx
+    assert all(reply.headers["Retry-After"] for reply, _ in refused)
+    assert max(seconds for _, seconds in refused) < PACE / 2, refused
+    assert other_reply.status == 401
+    assert other_seconds < PACE / 2
 
 
 SLOW_REQUESTS = (
