@@ -1,10 +1,8 @@
 """The shipped nginx config (``deploy/nginx.conf``) in front of a real ``crib serve``.
 
-The config is rendered as an install sets it, and nothing more: the server name, the
-certificate (a throwaway self-signed one made with openssl), the ports nginx listens on (free
-ones instead of 80 and 443) and the trainer's address (the test server's port instead of 8000).
-It is included from a minimal main config that keeps nginx's pid, logs and temporary files in
-``tmp_path``, and nginx runs in the foreground. The trainer is :func:`web.serve.spawn` with
+nginx runs the config rendered as an install sets it (``deploy/local_nginx.py``: only the
+server name, a throwaway certificate, free ports and the trainer's port are set), in the
+foreground with its files in ``tmp_path``. The trainer is :func:`web.serve.spawn` with
 ``CRIB_TRUSTED_PROXIES=1``, as ``deploy/crib-trainer.service`` runs it. Every request goes
 through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
 When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
@@ -20,8 +18,6 @@ import dataclasses
 import http.client
 import json
 import math
-import os
-import pwd
 import re
 import socket
 import ssl
@@ -31,22 +27,20 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
 from web.cli import DEFAULT_THREADS
 from web.serve import free_port, spawn
 
-from .conftest import DEPLOY, program
+from .conftest import program
 
 TRAINER_WORKERS = 1
 """Worker processes of the test trainer, each with ``crib serve``'s default threads."""
 SLOW_CLIENTS = 10 * TRAINER_WORKERS * DEFAULT_THREADS
 """Unfinished requests sent to nginx at once: ten times the trainer's threads."""
-HOST = "127.0.0.1"
-"""Where the tests reach nginx (the certificate names it)."""
 
 
 @dataclass(frozen=True)
@@ -160,114 +154,6 @@ class Proxy:
         return Browser(self.https_port, self.context, address)
 
 
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A throwaway self-signed certificate for ``localhost`` and 127.0.0.1, and its key."""
-    certificate, key = folder / "fullchain.pem", folder / "privkey.pem"
-    subprocess.run(
-        [
-            program("openssl"),
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            f"subjectAltName=DNS:localhost,IP:{HOST}",
-            "-keyout",
-            str(key),
-            "-out",
-            str(certificate),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return certificate, key
-
-
-def _replace(text: str, pattern: str, replacement: str) -> str:
-    """``text`` with ``pattern`` replaced; the shipped file must have it (else it changed and
-    the rendering would silently test something else)."""
-    rendered, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
-    assert count, f"deploy/nginx.conf has no {pattern!r} to set"
-    return rendered
-
-
-def ipv6_available() -> bool:
-    """Whether this machine can listen on IPv6 (a container may have it turned off)."""
-    try:
-        with socket.socket(socket.AF_INET6) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
-def render_site(
-    shipped: str, certificate: Path, key: Path, http_port: int, https_port: int, trainer: int
-) -> str:
-    """``deploy/nginx.conf`` as an install sets it up: name, certificate, ports, upstream.
-
-    On a machine without IPv6 the ``[::]`` listens go, as they must on such a host.
-    """
-    site = _replace(shipped, r"server_name crib\.example\.org;", "server_name localhost;")
-    site = _replace(site, r"ssl_certificate +\S+;", f"ssl_certificate {certificate};")
-    site = _replace(site, r"ssl_certificate_key +\S+;", f"ssl_certificate_key {key};")
-    site = _replace(site, r"(listen (?:\[::\]:)?)80\b", rf"\g<1>{http_port}")
-    site = _replace(site, r"(listen (?:\[::\]:)?)443\b", rf"\g<1>{https_port}")
-    site = _replace(site, r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{trainer};")
-    if not ipv6_available():
-        site = _replace(site, r"^\s*listen \[::\].*$", "")
-    return site
-
-
-def main_config(folder: Path, site: Path) -> str:
-    """A minimal main config around ``site``: everything nginx writes stays in ``folder``."""
-    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-    temp = "\n".join(
-        f"    {kind}_temp_path {folder / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    mime_types = Path("/etc/nginx/mime.types")
-    include_mime = f"include {mime_types};" if mime_types.exists() else ""
-    return f"""
-{user}
-worker_processes 1;
-pid {folder / "nginx.pid"};
-error_log {folder / "error.log"} notice;
-events {{}}
-http {{
-    {include_mime}
-    access_log {folder / "access.log"};
-{temp}
-    include {site};
-}}
-"""
-
-
-def nginx_command(folder: Path, *extra: str) -> list[str]:
-    """``nginx`` on ``folder``'s main config, logging to ``folder`` from the start."""
-    config = folder / "nginx.conf"
-    error_log = folder / "error.log"
-    return [program("nginx"), "-p", str(folder), "-c", str(config), "-e", str(error_log), *extra]
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Return once ``port`` accepts connections; fail with ``log`` if the process exits."""
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"nginx did not start:\n{log.read_text()}", pytrace=False)
-            time.sleep(0.05)
-
-
 @pytest.fixture(scope="module")
 def trainer_port() -> int:
     """The port the trainer listens on (where the rendered config sends requests)."""
@@ -288,42 +174,24 @@ def trainer(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Iter
 
 
 @pytest.fixture(scope="module")
-def nginx_folder(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Path:
+def local_nginx(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> LocalNginx:
     """A folder holding the certificate, the rendered site, and the main config around it."""
     program("nginx")  # missing: fail or skip before any work
-    folder = tmp_path_factory.mktemp("nginx")
-    certificate, key = make_certificate(folder)
-    shipped = (DEPLOY / "nginx.conf").read_text()
-    http_port, https_port = free_port(), free_port()
-    site = folder / "crib-trainer.conf"
-    site.write_text(render_site(shipped, certificate, key, http_port, https_port, trainer_port))
-    (folder / "nginx.conf").write_text(main_config(folder, site))
-    (folder / "ports").write_text(f"{http_port} {https_port}")
-    return folder
+    program("openssl")
+    return prepare(tmp_path_factory.mktemp("nginx"), trainer_port)
 
 
 @pytest.fixture(scope="module")
-def proxy(nginx_folder: Path, trainer: None) -> Iterator[Proxy]:
+def proxy(local_nginx: LocalNginx, trainer: None) -> Iterator[Proxy]:
     """nginx running the rendered config in the foreground, the trainer behind it."""
-    http_port, https_port = map(int, (nginx_folder / "ports").read_text().split())
-    process = subprocess.Popen(
-        nginx_command(nginx_folder, "-g", "daemon off;"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(https_port, process, nginx_folder / "error.log")
-        context = ssl.create_default_context(cafile=nginx_folder / "fullchain.pem")
-        yield Proxy(http_port, https_port, context)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with running(local_nginx):
+        yield Proxy(local_nginx.http_port, local_nginx.https_port, local_nginx.context())
 
 
-def test_nginx_accepts_the_rendered_config(nginx_folder: Path) -> None:
+def test_nginx_accepts_the_rendered_config(local_nginx: LocalNginx) -> None:
     """``nginx -t`` passes: the shipped file has no directive this nginx does not know."""
     result = subprocess.run(
-        nginx_command(nginx_folder, "-t"), capture_output=True, text=True, check=False
+        nginx_command(local_nginx.folder, "-t"), capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
@@ -528,16 +396,16 @@ def test_plain_http_is_redirected_to_https(proxy: Proxy) -> None:
     assert response.headers["Location"] == "https://crib.test/score?cards=5H+5D"
 
 
-def test_browsers_http2_requests_are_answered(proxy: Proxy, nginx_folder: Path) -> None:
+def test_browsers_http2_requests_are_answered(proxy: Proxy, local_nginx: LocalNginx) -> None:
     """Browsers speak HTTP/2 to this config (``listen ... http2``), where the host comes as
     ``:authority``: a drill is dealt and answered from the proxied site over HTTP/2 (curl)."""
     origin = proxy.browser().origin
-    cookies = nginx_folder / "curl-cookies"
+    cookies = local_nginx.folder / "curl-cookies"
 
     def curl(path: str, *options: str) -> Any:
         command = [
             *(program("curl"), "--silent", "--show-error", "--fail-with-body", "--http2"),
-            *("--cacert", str(nginx_folder / "fullchain.pem")),
+            *("--cacert", str(local_nginx.certificate)),
             *("--write-out", "\\n%{http_version}"),
             *("--cookie", str(cookies), "--cookie-jar", str(cookies)),
             *options,
