@@ -10,8 +10,9 @@ which every connection deals a hand (``GET /api/drills/next``) and answers it
 With ``--attack``, each database is measured twice: as above, then while two slow-loris
 clients (requests whose headers never end) and a password-guessing client run; the figure
 is the honest throughput kept under attack. ``--baseline`` first measures the same round
-trip against an app that does nothing (``benchmarks/baseline_app.py``) on the same gunicorn
-setup: the ceiling that the server and Flask alone allow on this machine.
+trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
+nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
+stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
 
 With ``--proxy``, every client goes through the documented deployment instead: nginx running
 ``deploy/nginx.conf`` as an install sets it up (``deploy/local_nginx.py``, as the deployment
@@ -405,6 +406,8 @@ def main() -> None:
         os.environ["CRIB_TRUSTED_PROXIES"] = "1"  # as deploy/crib-trainer.service runs it
     if args.baseline:
         bench("Baseline (Flask and gunicorn alone)", None, args, "benchmarks.baseline_app:app")
+        stored = "benchmarks.baseline_app:stored_app"
+        bench("Baseline storing deals and answers (sqlite3 alone)", None, args, stored)
     if args.database in ("sqlite", "both"):
         bench("SQLite", None, args)
     if args.database in ("postgresql", "both"):

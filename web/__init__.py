@@ -59,14 +59,15 @@ def create_app(
     from . import api, auth, csrf, db, errors, headers, limits, pages, photo, practice
 
     sessions.init_app(app)
-    trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     db.init_app(app, prepare_schema=prepare_schema)
     errors.init_app(app)
     headers.init_app(app)
-    limits.init_app(app)
     csrf.init_app(app)
     for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
         app.register_blueprint(blueprint)
+    limits.init_app(app)  # after the views: it guards their routes
+    # Outermost, so that everything within sees the client's address, not the proxy's.
+    trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
     return app
 
 

@@ -20,14 +20,19 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, render_template, request
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
+
+from .headers import HEADERS
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 ACCOUNT_TRIES_PER_ADDRESS = "20 per minute;200 per hour"
 """Log-in, registration or password change attempts one address may make, counted together."""
@@ -76,14 +81,22 @@ class Limit:
         counter = _counter()
         if counter is None:
             return
+        wait = self.wait(counter, key, count=count)
+        if wait is not None:
+            raise TooManyRequests(self.message, retry_after=wait)
+
+    def wait(self, counter: FixedWindowRateLimiter, key: str, *, count: bool = False) -> int | None:
+        """Seconds ``key`` must wait before trying again, or ``None`` when it may try now.
+
+        With ``count``, this try is counted first (and refused when it is one too many);
+        without, nothing is counted.
+        """
         allowed = counter.hit if count else counter.test
         for item in self.items:
             if not allowed(item, self.scope, key):
-                self._refuse(counter, item, key)
-
-    def _refuse(self, counter: FixedWindowRateLimiter, item: RateLimitItem, key: str) -> None:
-        reset = counter.get_window_stats(item, self.scope, key).reset_time
-        raise TooManyRequests(self.message, retry_after=max(1, math.ceil(reset - time.time())))
+                reset = counter.get_window_stats(item, self.scope, key).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None
 
 
 ACCOUNT_TRIES = Limit(ACCOUNT_TRIES_PER_ADDRESS, "account", TOO_MANY_TRIES)
@@ -117,6 +130,7 @@ def counting_posts(limit: Limit, key: Callable[[], str]) -> Callable[[View], Vie
                 limit.hit(key())
             return view(*args, **kwargs)
 
+        limited.counted_by = (*getattr(view, "counted_by", ()), limit)  # type: ignore[attr-defined]
         return limited  # type: ignore[return-value]
 
     return decorate
@@ -157,10 +171,63 @@ def new_guest() -> None:
     NEW_GUESTS.hit(client_address())
 
 
+class RefuseEarly:
+    """WSGI middleware refusing, before Flask, account form posts from an address at its limit.
+
+    Flask would open the session, check the form's token, run the view's limit and render the
+    error page: about 2.5 ms of CPU for each refusal of a guesser that posts as fast as it is
+    refused. Here the refusal is the same 429 page, rendered once, with ``Retry-After`` and
+    the security headers. Nothing is counted: the address is at its limit already.
+    """
+
+    def __init__(self, app: Flask, counter: FixedWindowRateLimiter) -> None:
+        self.app = app
+        self.wsgi_app = app.wsgi_app
+        self.counter = counter
+        self.paths = frozenset(
+            rule.rule
+            for rule in app.url_map.iter_rules()
+            if "POST" in (rule.methods or ())
+            and ACCOUNT_TRIES in getattr(app.view_functions[rule.endpoint], "counted_by", ())
+        )
+        self._page: bytes | None = None
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """Answer the request: the refusal, or whatever the app answers."""
+        if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO") in self.paths:
+            address = environ.get("REMOTE_ADDR") or "unknown"
+            wait = ACCOUNT_TRIES.wait(self.counter, address)
+            if wait is not None:
+                return self._refuse(wait, start_response)
+        return self.wsgi_app(environ, start_response)
+
+    def _refuse(self, wait: int, start_response: StartResponse) -> list[bytes]:
+        if self._page is None:  # the page Flask shows for the refusal, without a session
+            with self.app.test_request_context():
+                self._page = render_template(
+                    "error.html", code=429, message=ACCOUNT_TRIES.message
+                ).encode()
+        headers = [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Content-Length", str(len(self._page))),
+            ("Retry-After", str(wait)),
+            *HEADERS.items(),
+        ]
+        start_response("429 TOO MANY REQUESTS", headers)
+        return [self._page]
+
+
 def init_app(app: Flask) -> None:
-    """Count with the storage the config names (memory by default), unless turned off."""
+    """Count with the storage the config names (memory by default), unless turned off.
+
+    Call it once the views are registered: :class:`RefuseEarly` guards the account views'
+    routes.
+    """
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_ENABLED", True)
     enabled = app.config["RATELIMIT_ENABLED"] not in (False, "false", "False", "0", 0)
     storage = storage_from_string(app.config["RATELIMIT_STORAGE_URI"]) if enabled else None
-    app.extensions["crib_limits"] = FixedWindowRateLimiter(storage) if storage else None
+    counter = FixedWindowRateLimiter(storage) if storage else None
+    app.extensions["crib_limits"] = counter
+    if counter is not None:
+        app.wsgi_app = RefuseEarly(app, counter)  # type: ignore[method-assign]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from web import create_app
+from web.headers import CONTENT_SECURITY_POLICY
 
 from .conftest import AuthActions, post_form
 
@@ -53,6 +55,38 @@ def test_account_attempts_are_limited_per_address(client: FlaskClient) -> None:
     assert statuses[:20] == [401] * 20 and statuses[20] == 429
     assert post_form(client, "/auth/register", {"username": "newname"}).status_code == 429
     assert client.get("/auth/login").status_code == 200  # the form itself is not limited
+
+
+def test_an_address_at_its_limit_is_refused_before_flask(database_url: str) -> None:
+    """Past its limit, an address's account posts get the 429 page without Flask handling
+    them (no session, token check or view: a guesser's refusals cost next to nothing), with
+    Retry-After and the security headers; the address is the one a trusted proxy reports,
+    other addresses and the address's other requests go on as before."""
+    app = create_app({"SECRET_KEY": "t", "DATABASE_URL": database_url, "TRUSTED_PROXIES": 1})
+    handled: list[str] = []
+    app.before_request(lambda: handled.append(f"{request.method} {request.path}"))
+    guesser, other = app.test_client(), app.test_client()
+
+    def post(client: FlaskClient, path: str, address: str, name: str = "somebody") -> TestResponse:
+        form = {"username": name, "password": "x" * 8}
+        return post_form(client, path, form, headers={"X-Forwarded-For": address})
+
+    statuses = [post(guesser, "/auth/login", "10.2.0.1", f"user{i}").status_code for i in range(21)]
+    assert statuses == [401] * 20 + [429]
+    handled.clear()
+    for path in ("/auth/login", "/auth/register", "/auth/password"):
+        response = guesser.post(path, headers={"X-Forwarded-For": "10.2.0.1"})
+        assert response.status_code == 429, path
+        assert int(response.headers["Retry-After"]) > 0
+        assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+        assert "Too many tries" in response.get_data(as_text=True)
+    assert handled == []
+    assert post(other, "/auth/login", "10.2.0.2").status_code == 401
+    assert "POST /auth/login" in handled
+    handled.clear()
+    assert guesser.get("/auth/login", headers={"X-Forwarded-For": "10.2.0.1"}).status_code == 200
+    assert handled == ["GET /auth/login"]
+    app.extensions["crib_engine"].dispose()
 
 
 def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> None:
