@@ -14,13 +14,21 @@ trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
 
+With ``--proxy``, every client goes through the documented deployment instead: nginx running
+``deploy/nginx.conf`` as an install sets it up (``deploy/local_nginx.py``, as the deployment
+tests run it; a throwaway certificate, ``worker_processes auto`` as in Debian's main config)
+over HTTPS, in front of the trainer started with ``CRIB_TRUSTED_PROXIES=1``. wrk, the
+slow-loris clients (over TLS) and the guesser all talk to nginx, and nginx's CPU (its master
+and workers) is reported next to the trainer's.
+
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
-        [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8] [--players 4]
+        [--proxy] [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8]
+        [--players 4]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
-the CPU the server's processes used (cores busy, milliseconds per answer: whether the server
-ran out of CPU or waited), and the machine's load average before each run (the CPU may be
-shared).
+the CPU the server's processes (and nginx's, with ``--proxy``) used (cores busy, milliseconds
+per answer: whether the server ran out of CPU or waited), and the machine's load average
+before each run (the CPU may be shared).
 Targets on a 2-core machine: SQLite >= 800 answers/s, p99 <= 25 ms, no errors; PostgreSQL
 >= 500 answers/s; under attack >= 80 % of the honest throughput kept.
 """
@@ -33,7 +41,9 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -43,10 +53,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS
-from web.serve import free_port, spawn
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from deploy.local_nginx import find_program, prepare, running  # noqa: E402
+from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS  # noqa: E402
+from web.serve import free_port, spawn  # noqa: E402
 
 LUA = r"""
 local cookies = {%(cookies)s}
@@ -107,9 +119,36 @@ end
 """
 
 
-def guest_cookie(port: int) -> str:
+@dataclass(frozen=True)
+class Target:
+    """Where the clients send their requests, and the processes that answer them."""
+
+    url: str
+    """``http://127.0.0.1:PORT`` (the trainer) or ``https://127.0.0.1:PORT`` (nginx)."""
+    server: int
+    """The trainer's gunicorn master (its workers are its children)."""
+    context: ssl.SSLContext | None = None
+    """With nginx: a TLS context trusting its throwaway certificate."""
+    proxy: int | None = None
+    """With nginx: its master process (its workers are its children)."""
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The host and port the clients connect to."""
+        parts = urllib.parse.urlsplit(self.url)
+        assert parts.hostname is not None and parts.port is not None
+        return parts.hostname, parts.port
+
+    def opener(self, *handlers: urllib.request.BaseHandler) -> urllib.request.OpenerDirector:
+        """A urllib opener for this target (trusting nginx's certificate) with ``handlers``."""
+        return urllib.request.build_opener(
+            urllib.request.HTTPSHandler(context=self.context), *handlers
+        )
+
+
+def guest_cookie(target: Target) -> str:
     """A new guest's session cookie (the first deal makes the guest)."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/drills/next?kind=hand") as reply:
+    with target.opener().open(f"{target.url}/api/drills/next?kind=hand") as reply:
         return str(reply.headers.get("Set-Cookie", "")).split(";", 1)[0]
 
 
@@ -124,6 +163,8 @@ class Figures:
     output: str
     server_cores: float = 0.0
     """CPU cores the server's processes kept busy, on average."""
+    proxy_cores: float | None = None
+    """CPU cores nginx's processes kept busy, on average (with ``--proxy``)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -137,9 +178,9 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def drive(port: int, folder: Path, args: argparse.Namespace, server: int) -> Figures:
-    """Run wrk's round trips against the server on ``port`` (its master's pid ``server``)."""
-    cookies = ", ".join(f'"{guest_cookie(port)}"' for _ in range(args.players))
+def drive(target: Target, folder: Path, args: argparse.Namespace) -> Figures:
+    """Run wrk's round trips against ``target``."""
+    cookies = ", ".join(f'"{guest_cookie(target)}"' for _ in range(args.players))
     script = folder / "roundtrip.lua"
     script.write_text(LUA % {"cookies": cookies})
     command = [
@@ -151,24 +192,37 @@ def drive(port: int, folder: Path, args: argparse.Namespace, server: int) -> Fig
         "5s",
         "-s",
         str(script),
-        f"http://127.0.0.1:{port}",
+        target.url,
     ]
-    started, busy = time.monotonic(), cpu_seconds(server)
+    processes = [target.server] if target.proxy is None else [target.server, target.proxy]
+    started, busy = time.monotonic(), [cpu_seconds(pid) for pid in processes]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    cores = (cpu_seconds(server) - busy) / (time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    cores = [
+        (cpu_seconds(pid) - before) / elapsed for pid, before in zip(processes, busy, strict=True)
+    ]
     figures = dict(re.findall(r"LUA (\S+)=(\S+)", output))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     latency = {p: float(figures["p" + p]) for p in ("50", "90", "99", "99.9")}
     answers = int(figures["answers"]) / args.seconds
     summary = output.split("LUA")[0].rstrip()
-    return Figures(rps, answers, latency, int(figures["errors"]), summary, cores)
+    errors = int(figures["errors"])
+    return Figures(rps, answers, latency, errors, summary, *cores)
 
 
-def slow_loris(port: int, stop: threading.Event) -> None:
+def connect(target: Target) -> socket.socket:
+    """A connection to ``target`` (over TLS to nginx)."""
+    connection = socket.create_connection(target.address, timeout=5)
+    if target.context is None:
+        return connection
+    return target.context.wrap_socket(connection, server_hostname=target.address[0])
+
+
+def slow_loris(target: Target, stop: threading.Event) -> None:
     """Hold a connection with a request whose headers never end (a header a second)."""
     while not stop.is_set():
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+            with connect(target) as connection:
                 connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
                 while not stop.wait(1.0):
                     connection.sendall(b"X-Wait: 1\r\n")
@@ -176,15 +230,15 @@ def slow_loris(port: int, stop: threading.Event) -> None:
             stop.wait(0.1)  # the server closed it: open another
 
 
-def guess_passwords(port: int, stop: threading.Event, tries: list[int]) -> None:
+def guess_passwords(target: Target, stop: threading.Event, tries: list[int]) -> None:
     """Log in as one player with wrong passwords, as fast as the server answers, as a browser
-    would (the log-in page's cookie and form token, when it has one, sent back)."""
+    would (the log-in page's cookie and form token, when it has one, sent back, and the page
+    named as the form's origin and referrer)."""
     import http.cookiejar
 
-    opener = urllib.request.build_opener(
-        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-    )
-    login = f"http://127.0.0.1:{port}/auth/login"
+    opener = target.opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    login = f"{target.url}/auth/login"
+    opener.addheaders = [("Origin", target.url), ("Referer", login)]
     n = 0
     token: re.Match[str] | None = None
     while not stop.is_set():
@@ -201,13 +255,13 @@ def guess_passwords(port: int, stop: threading.Event, tries: list[int]) -> None:
 
 
 @contextlib.contextmanager
-def attack(port: int) -> Iterator[list[int]]:
+def attack(target: Target) -> Iterator[list[int]]:
     """Two slow-loris clients and a password guesser while the block runs; yields the
     guesser's count of tries."""
     stop = threading.Event()
     tries = [0]
-    threads = [threading.Thread(target=slow_loris, args=(port, stop)) for _ in range(2)]
-    threads.append(threading.Thread(target=guess_passwords, args=(port, stop, tries)))
+    threads = [threading.Thread(target=slow_loris, args=(target, stop)) for _ in range(2)]
+    threads.append(threading.Thread(target=guess_passwords, args=(target, stop, tries)))
     for thread in threads:
         thread.start()
     time.sleep(1.0)  # let the attack take hold
@@ -264,16 +318,22 @@ def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
     for p, ms in figures.latency_ms.items():
         print(f"latency p{p:<5}      {ms:8.2f} ms")
     print(f"errors             {figures.errors:8d}")
-    per_answer = 1000 * figures.server_cores / max(figures.answers_per_s, 1e-9)
+    answers = max(figures.answers_per_s, 1e-9)
+    per_answer = 1000 * figures.server_cores / answers
     print(f"server CPU         {figures.server_cores:8.2f} cores  ({per_answer:.2f} ms an answer)")
+    if figures.proxy_cores is not None:
+        per_answer = 1000 * figures.proxy_cores / answers
+        print(
+            f"nginx CPU          {figures.proxy_cores:8.2f} cores  ({per_answer:.2f} ms an answer)"
+        )
 
 
 def bench(
     name: str, database_url: str | None, args: argparse.Namespace, app: str | None = None
 ) -> None:
-    """Serve on ``database_url`` (a SQLite file when ``None``) and measure; ``app`` serves
-    another app (the baseline) instead of the trainer."""
-    with tempfile.TemporaryDirectory() as tmp:
+    """Serve on ``database_url`` (a SQLite file when ``None``) and measure, through nginx with
+    ``--proxy``; ``app`` serves another app (the baseline) instead of the trainer."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as running_servers:
         folder = Path(tmp)
         port = free_port()
         try:
@@ -288,25 +348,34 @@ def bench(
             )
         except RuntimeError as error:
             raise SystemExit(str(error)) from None
-        try:
+        running_servers.callback(stop, server)
+        target = Target(f"http://127.0.0.1:{port}", server.pid)
+        if args.proxy:
+            proxy = prepare(folder / "nginx", port, worker_processes="auto")
+            nginx = running_servers.enter_context(running(proxy))
+            target = Target(proxy.origin, server.pid, proxy.context(), nginx.pid)
+            name = f"{name} through nginx"
+        print(f"\n[{name}] {load()}")
+        honest = drive(target, folder, args)
+        report(f"{name}, honest traffic", honest, args)
+        if args.attack and app is None:
             print(f"\n[{name}] {load()}")
-            honest = drive(port, folder, args, server.pid)
-            report(f"{name}, honest traffic", honest, args)
-            if args.attack and app is None:
-                print(f"\n[{name}] {load()}")
-                with attack(port) as tries:
-                    attacked = drive(port, folder, args, server.pid)
-                report(
-                    f"{name}, under attack (2 slow-loris clients, 1 password guesser)",
-                    attacked,
-                    args,
-                )
-                kept = 100 * attacked.answers_per_s / honest.answers_per_s
-                print(f"password guesses   {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
-                print(f"throughput kept    {kept:8.1f} %   (target >= 80 %)")
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+            with attack(target) as tries:
+                attacked = drive(target, folder, args)
+            report(
+                f"{name}, under attack (2 slow-loris clients, 1 password guesser)",
+                attacked,
+                args,
+            )
+            kept = 100 * attacked.answers_per_s / honest.answers_per_s
+            print(f"password guesses   {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
+            print(f"throughput kept    {kept:8.1f} %   (target >= 80 %)")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the trainer's gunicorn and wait for it."""
+    server.terminate()
+    server.wait(timeout=30)
 
 
 def main() -> None:
@@ -316,6 +385,9 @@ def main() -> None:
     parser.add_argument("--attack", action="store_true", help="also measure under attack")
     parser.add_argument(
         "--baseline", action="store_true", help="first measure an app that does nothing"
+    )
+    parser.add_argument(
+        "--proxy", action="store_true", help="go through nginx (deploy/nginx.conf) over HTTPS"
     )
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
@@ -327,6 +399,11 @@ def main() -> None:
     args.wrk = shutil.which("wrk")
     if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
+    if args.proxy:
+        for program in ("nginx", "openssl"):
+            if find_program(program) is None:
+                raise SystemExit(f"{program} is missing: apt-get install {program}")
+        os.environ["CRIB_TRUSTED_PROXIES"] = "1"  # as deploy/crib-trainer.service runs it
     if args.baseline:
         bench("Baseline (Flask and gunicorn alone)", None, args, "benchmarks.baseline_app:app")
         stored = "benchmarks.baseline_app:stored_app"

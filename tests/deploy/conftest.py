@@ -8,10 +8,11 @@ and skip elsewhere, saying why, as the PostgreSQL tests in ``tests/web`` do.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+
+from deploy.local_nginx import find_program
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -20,7 +21,7 @@ DEPLOY = ROOT / "deploy"
 def program(name: str) -> str:
     """The path of the program ``name``: a failure under CI, a skip (saying why) elsewhere
     when it is not installed."""
-    path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+    path = find_program(name)
     if path is None:
         message = f"{name} is not installed (scripts/install-test-deps installs it)"
         if os.environ.get("CI", "").lower() == "true":

@@ -1,10 +1,8 @@
 """The shipped nginx config (``deploy/nginx.conf``) in front of a real ``crib serve``.
 
-The config is rendered as an install sets it, and nothing more: the server name, the
-certificate (a throwaway self-signed one made with openssl), the ports nginx listens on (free
-ones instead of 80 and 443) and the trainer's address (the test server's port instead of 8000).
-It is included from a minimal main config that keeps nginx's pid, logs and temporary files in
-``tmp_path``, and nginx runs in the foreground. The trainer is :func:`web.serve.spawn` with
+nginx runs the config rendered as an install sets it (``deploy/local_nginx.py``: only the
+server name, a throwaway certificate, free ports and the trainer's port are set), in the
+foreground with its files in ``tmp_path``. The trainer is :func:`web.serve.spawn` with
 ``CRIB_TRUSTED_PROXIES=1``, as ``deploy/crib-trainer.service`` runs it. Every request goes
 through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
 When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
@@ -15,34 +13,34 @@ The trainer runs one worker process here: its rate-limit counts live in memory p
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
 import http.client
 import json
-import os
-import pwd
+import math
 import re
 import socket
 import ssl
 import subprocess
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
 from web.cli import DEFAULT_THREADS
 from web.serve import free_port, spawn
 
-from .conftest import DEPLOY, program
+from .conftest import program
 
 TRAINER_WORKERS = 1
 """Worker processes of the test trainer, each with ``crib serve``'s default threads."""
 SLOW_CLIENTS = 10 * TRAINER_WORKERS * DEFAULT_THREADS
 """Unfinished requests sent to nginx at once: ten times the trainer's threads."""
-HOST = "127.0.0.1"
-"""Where the tests reach nginx (the certificate names it)."""
 
 
 @dataclass(frozen=True)
@@ -73,13 +71,23 @@ class Browser:
         """The proxied site's origin, as a browser names it in ``Origin`` and ``Referer``."""
         return f"https://{HOST}:{self.port}"
 
-    def request(
-        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
-    ) -> Reply:
-        """Send one request with this browser's cookies and keep the cookies it sets."""
-        connection = http.client.HTTPSConnection(
+    def connection(self) -> http.client.HTTPSConnection:
+        """A new connection to nginx from this browser's address (not yet opened)."""
+        return http.client.HTTPSConnection(
             HOST, self.port, context=self.context, timeout=10, source_address=(self.address, 0)
         )
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: str | None = None,
+        headers: dict[str, str] | None = None,
+        connection: http.client.HTTPSConnection | None = None,
+    ) -> Reply:
+        """Send one request with this browser's cookies and keep the cookies it sets, on
+        ``connection`` (by default a new one), which is closed afterwards."""
+        connection = connection or self.connection()
         sent = dict(headers or {})
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -103,21 +111,33 @@ class Browser:
         headers = {"Content-Type": "application/json", "Origin": self.origin}
         return self.request("POST", path, json.dumps(data), headers)
 
-    def post_form(
-        self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
-    ) -> Reply:
-        """Submit a form from ``path``'s page, with its CSRF token, as a browser does (and
-        any other ``headers``)."""
+    def form_token(self, path: str) -> str:
+        """The CSRF token of ``path``'s page (which sets the session cookie it belongs to)."""
         page = self.get(path).text
         token = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)
         assert token, f"no csrf-token meta on {path}"
-        body = urllib.parse.urlencode({**form, "csrf_token": token.group(1)})
+        return token.group(1)
+
+    def form_post(
+        self, path: str, form: dict[str, str], token: str, headers: dict[str, str] | None = None
+    ) -> tuple[str, dict[str, str]]:
+        """The body and headers of a browser's post of ``form`` from ``path``'s page, with the
+        page's CSRF ``token`` (and any other ``headers``)."""
+        body = urllib.parse.urlencode({**form, "csrf_token": token})
         sent = {
             "Content-Type": "application/x-www-form-urlencoded",
             "Origin": self.origin,
             "Referer": f"{self.origin}{path}",
             **(headers or {}),
         }
+        return body, sent
+
+    def post_form(
+        self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
+    ) -> Reply:
+        """Submit a form from ``path``'s page, with its CSRF token, as a browser does (and
+        any other ``headers``)."""
+        body, sent = self.form_post(path, form, self.form_token(path), headers)
         return self.request("POST", path, body, sent)
 
 
@@ -132,114 +152,6 @@ class Proxy:
     def browser(self, address: str = HOST) -> Browser:
         """A new browser (no cookies) connecting from ``address``."""
         return Browser(self.https_port, self.context, address)
-
-
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A throwaway self-signed certificate for ``localhost`` and 127.0.0.1, and its key."""
-    certificate, key = folder / "fullchain.pem", folder / "privkey.pem"
-    subprocess.run(
-        [
-            program("openssl"),
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            f"subjectAltName=DNS:localhost,IP:{HOST}",
-            "-keyout",
-            str(key),
-            "-out",
-            str(certificate),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return certificate, key
-
-
-def _replace(text: str, pattern: str, replacement: str) -> str:
-    """``text`` with ``pattern`` replaced; the shipped file must have it (else it changed and
-    the rendering would silently test something else)."""
-    rendered, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
-    assert count, f"deploy/nginx.conf has no {pattern!r} to set"
-    return rendered
-
-
-def ipv6_available() -> bool:
-    """Whether this machine can listen on IPv6 (a container may have it turned off)."""
-    try:
-        with socket.socket(socket.AF_INET6) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
-def render_site(
-    shipped: str, certificate: Path, key: Path, http_port: int, https_port: int, trainer: int
-) -> str:
-    """``deploy/nginx.conf`` as an install sets it up: name, certificate, ports, upstream.
-
-    On a machine without IPv6 the ``[::]`` listens go, as they must on such a host.
-    """
-    site = _replace(shipped, r"server_name crib\.example\.org;", "server_name localhost;")
-    site = _replace(site, r"ssl_certificate +\S+;", f"ssl_certificate {certificate};")
-    site = _replace(site, r"ssl_certificate_key +\S+;", f"ssl_certificate_key {key};")
-    site = _replace(site, r"(listen (?:\[::\]:)?)80\b", rf"\g<1>{http_port}")
-    site = _replace(site, r"(listen (?:\[::\]:)?)443\b", rf"\g<1>{https_port}")
-    site = _replace(site, r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{trainer};")
-    if not ipv6_available():
-        site = _replace(site, r"^\s*listen \[::\].*$", "")
-    return site
-
-
-def main_config(folder: Path, site: Path) -> str:
-    """A minimal main config around ``site``: everything nginx writes stays in ``folder``."""
-    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-    temp = "\n".join(
-        f"    {kind}_temp_path {folder / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    mime_types = Path("/etc/nginx/mime.types")
-    include_mime = f"include {mime_types};" if mime_types.exists() else ""
-    return f"""
-{user}
-worker_processes 1;
-pid {folder / "nginx.pid"};
-error_log {folder / "error.log"} notice;
-events {{}}
-http {{
-    {include_mime}
-    access_log {folder / "access.log"};
-{temp}
-    include {site};
-}}
-"""
-
-
-def nginx_command(folder: Path, *extra: str) -> list[str]:
-    """``nginx`` on ``folder``'s main config, logging to ``folder`` from the start."""
-    config = folder / "nginx.conf"
-    error_log = folder / "error.log"
-    return [program("nginx"), "-p", str(folder), "-c", str(config), "-e", str(error_log), *extra]
-
-
-def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Return once ``port`` accepts connections; fail with ``log`` if the process exits."""
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"nginx did not start:\n{log.read_text()}", pytrace=False)
-            time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
@@ -262,42 +174,24 @@ def trainer(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Iter
 
 
 @pytest.fixture(scope="module")
-def nginx_folder(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Path:
+def local_nginx(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> LocalNginx:
     """A folder holding the certificate, the rendered site, and the main config around it."""
     program("nginx")  # missing: fail or skip before any work
-    folder = tmp_path_factory.mktemp("nginx")
-    certificate, key = make_certificate(folder)
-    shipped = (DEPLOY / "nginx.conf").read_text()
-    http_port, https_port = free_port(), free_port()
-    site = folder / "crib-trainer.conf"
-    site.write_text(render_site(shipped, certificate, key, http_port, https_port, trainer_port))
-    (folder / "nginx.conf").write_text(main_config(folder, site))
-    (folder / "ports").write_text(f"{http_port} {https_port}")
-    return folder
+    program("openssl")
+    return prepare(tmp_path_factory.mktemp("nginx"), trainer_port)
 
 
 @pytest.fixture(scope="module")
-def proxy(nginx_folder: Path, trainer: None) -> Iterator[Proxy]:
+def proxy(local_nginx: LocalNginx, trainer: None) -> Iterator[Proxy]:
     """nginx running the rendered config in the foreground, the trainer behind it."""
-    http_port, https_port = map(int, (nginx_folder / "ports").read_text().split())
-    process = subprocess.Popen(
-        nginx_command(nginx_folder, "-g", "daemon off;"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(https_port, process, nginx_folder / "error.log")
-        context = ssl.create_default_context(cafile=nginx_folder / "fullchain.pem")
-        yield Proxy(http_port, https_port, context)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with running(local_nginx):
+        yield Proxy(local_nginx.http_port, local_nginx.https_port, local_nginx.context())
 
 
-def test_nginx_accepts_the_rendered_config(nginx_folder: Path) -> None:
+def test_nginx_accepts_the_rendered_config(local_nginx: LocalNginx) -> None:
     """``nginx -t`` passes: the shipped file has no directive this nginx does not know."""
     result = subprocess.run(
-        nginx_command(nginx_folder, "-t"), capture_output=True, text=True, check=False
+        nginx_command(local_nginx.folder, "-t"), capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
@@ -357,24 +251,102 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
     assert other.status == 401
 
 
-def test_a_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> None:
-    """A guesser posting as fast as it is refused: past the trainer's limit (a 429 page of its
-    own) and nginx's burst, nginx refuses the posts itself, in players' words with
-    Retry-After, so they cost the trainer nothing; another client can still log in."""
-    guesser = proxy.browser("127.0.0.4")
-    replies = [
-        guesser.post_form("/auth/login", {"username": f"someone{n}", "password": "x" * 10})
-        for n in range(45)
-    ]
-    assert [r.status for r in replies[:20]] == [401] * 20
-    assert {r.status for r in replies[20:]} == {429}
-    from_nginx = [r for r in replies[20:] if r.headers.get_content_type() == "text/plain"]
-    assert len(from_nginx) >= 15, [r.headers.get_content_type() for r in replies[20:]]
-    assert all("Too many tries" in r.text and r.headers["Retry-After"] for r in from_nginx)
-    other = proxy.browser("127.0.0.5").post_form(
-        "/auth/login", {"username": "nobody", "password": "x" * 10}
+UNDELAYED_POSTS = 25
+"""Account posts from one address that nginx passes at once (``delay=24``, plus one)."""
+WAITING_POSTS = 2
+"""Further posts from one address that wait in nginx (``burst=26`` less ``delay=24``)."""
+PACE = 2.0
+"""Seconds between the posts nginx lets through past those (``rate=30r/m``)."""
+NGINX_REFUSAL = "Too many tries: wait a minute, then try again.\n"
+"""nginx's own 429 page (the trainer's says "wait a few minutes")."""
+
+
+def refused_by_nginx(reply: Reply) -> bool:
+    """Whether ``reply`` is nginx's refusal of a post, not an answer of the trainer."""
+    return (
+        reply.status == 429
+        and reply.headers.get_content_type() == "text/plain"
+        and reply.text == NGINX_REFUSAL
     )
-    assert other.status == 401
+
+
+def timed_login(browser: Browser, token: str, username: str) -> tuple[Reply, float]:
+    """A failed log-in posted with ``token``, and the seconds its answer took."""
+    body, headers = browser.form_post(
+        "/auth/login", {"username": username, "password": "x" * 10}, token
+    )
+    started = time.monotonic()
+    reply = browser.request("POST", "/auth/login", body, headers)
+    return reply, time.monotonic() - started
+
+
+def test_a_guesser_posting_one_after_another_meets_the_trainers_limit_then_is_paced(
+    proxy: Proxy,
+) -> None:
+    """A guesser that sends each log-in post once the last is answered: its first posts go
+    through at once, so the trainer's limit is the one it meets (20 401s, then the trainer's
+    own 429 page); after those nginx holds each post until the address is back under its
+    rate, a post every ``PACE`` seconds, and never refuses one."""
+    guesser = proxy.browser("127.0.0.4")
+    token = guesser.form_token("/auth/login")
+    started = time.monotonic()
+    undelayed = [timed_login(guesser, token, f"paced{n}") for n in range(UNDELAYED_POSTS)]
+    assert [reply.status for reply, _ in undelayed] == [401] * 20 + [429] * 5
+    assert not any(refused_by_nginx(reply) for reply, _ in undelayed)
+    assert max(seconds for _, seconds in undelayed) < PACE / 2, undelayed
+    # nginx's count leaked away while those were answered: as many more pass at once
+    leaked = math.ceil((time.monotonic() - started) / PACE)
+    later = [timed_login(guesser, token, f"paced{n}") for n in range(100, 100 + leaked + 3)]
+    assert [reply.status for reply, _ in later] == [429] * len(later)
+    assert not any(refused_by_nginx(reply) for reply, _ in later)
+    paced = [seconds for _, seconds in later[-3:]]
+    assert sum(paced) / len(paced) >= PACE / 2, paced
+
+
+def test_a_parallel_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> None:
+    """A guesser sending many log-in posts at once, each on its own connection: as many as
+    nginx passes at once or lets wait reach the trainer (its 401s, then its own 429 page);
+    the rest are refused by nginx at once, in players' words with Retry-After, costing the
+    trainer nothing. Another address, posting when the flood's refusals are back, is
+    answered by the trainer at once."""
+    flooder = proxy.browser("127.0.0.5")
+    token = flooder.form_token("/auth/login")
+    size = UNDELAYED_POSTS + WAITING_POSTS + 10
+    everyone_connected = threading.Barrier(size)
+
+    def post(n: int) -> tuple[Reply, float]:
+        browser = dataclasses.replace(flooder, cookies=dict(flooder.cookies))
+        body, headers = browser.form_post(
+            "/auth/login", {"username": f"flood{n}", "password": "x" * 10}, token
+        )
+        connection = browser.connection()
+        connection.connect()
+        everyone_connected.wait(timeout=10)
+        started = time.monotonic()
+        reply = browser.request("POST", "/auth/login", body, headers, connection)
+        return reply, time.monotonic() - started
+
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        flood = [pool.submit(post, n) for n in range(size)]
+        answered = concurrent.futures.as_completed(flood, timeout=10 + PACE * WAITING_POSTS)
+        for _ in range(size - WAITING_POSTS):  # all but those waiting in nginx
+            next(answered)
+        other = proxy.browser("127.0.0.6")
+        other_reply, other_seconds = timed_login(other, other.form_token("/auth/login"), "other")
+        replies = [future.result() for future in flood]
+    refused = [(reply, seconds) for reply, seconds in replies if refused_by_nginx(reply)]
+    passed = sorted(
+        ((reply.status, seconds) for reply, seconds in replies if not refused_by_nginx(reply)),
+        key=lambda answer: answer[1],
+    )
+    # the flood's posts do not all arrive in the same instant: nginx may let one more through
+    assert UNDELAYED_POSTS + WAITING_POSTS <= len(passed) <= UNDELAYED_POSTS + WAITING_POSTS + 1
+    assert sorted(status for status, _ in passed) == [401] * 20 + [429] * (len(passed) - 20)
+    assert passed[-1][1] >= PACE, passed  # the last to pass waited in nginx
+    assert all(reply.headers["Retry-After"] for reply, _ in refused)
+    assert max(seconds for _, seconds in refused) < PACE / 2, refused
+    assert other_reply.status == 401
+    assert other_seconds < PACE / 2
 
 
 SLOW_REQUESTS = (
@@ -424,16 +396,16 @@ def test_plain_http_is_redirected_to_https(proxy: Proxy) -> None:
     assert response.headers["Location"] == "https://crib.test/score?cards=5H+5D"
 
 
-def test_browsers_http2_requests_are_answered(proxy: Proxy, nginx_folder: Path) -> None:
+def test_browsers_http2_requests_are_answered(proxy: Proxy, local_nginx: LocalNginx) -> None:
     """Browsers speak HTTP/2 to this config (``listen ... http2``), where the host comes as
     ``:authority``: a drill is dealt and answered from the proxied site over HTTP/2 (curl)."""
     origin = proxy.browser().origin
-    cookies = nginx_folder / "curl-cookies"
+    cookies = local_nginx.folder / "curl-cookies"
 
     def curl(path: str, *options: str) -> Any:
         command = [
             *(program("curl"), "--silent", "--show-error", "--fail-with-body", "--http2"),
-            *("--cacert", str(nginx_folder / "fullchain.pem")),
+            *("--cacert", str(local_nginx.certificate)),
             *("--write-out", "\\n%{http_version}"),
             *("--cookie", str(cookies), "--cookie-jar", str(cookies)),
             *options,
