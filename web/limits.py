@@ -98,7 +98,7 @@ class Limit:
         allowed = counter.hit if count else counter.test
         for item in self.items:
             if not allowed(item, self.scope, key):
-                reset = counter.get_window_stats(item, self.scope, key).reset_time
+                reset = counter.storage.get_expiry(item.key_for(self.scope, key))
                 return max(1, math.ceil(reset - time.time()))
         return None
 
