@@ -165,17 +165,21 @@ class Figures:
     """CPU cores the server's processes kept busy, on average."""
     proxy_cores: float | None = None
     """CPU cores nginx's processes kept busy, on average (with ``--proxy``)."""
+    worker_cores: tuple[float, ...] = ()
+    """The server's share by worker process: a worker's threads share one core at most (the
+    GIL), so a worker holding more of the connections than the others caps the whole."""
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) spent so far by process ``pid`` and its children (Linux)."""
-    ticks = 0
+def cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU seconds (user + system) spent so far by process ``pid`` and by each of its
+    children, by process id (Linux)."""
+    spent: dict[int, float] = {}
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     for process in (pid, *map(int, children)):
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+            spent[process] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return spent
 
 
 def drive(target: Target, folder: Path, args: argparse.Namespace) -> Figures:
@@ -198,16 +202,20 @@ def drive(target: Target, folder: Path, args: argparse.Namespace) -> Figures:
     started, busy = time.monotonic(), [cpu_seconds(pid) for pid in processes]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     elapsed = time.monotonic() - started
-    cores = [
-        (cpu_seconds(pid) - before) / elapsed for pid, before in zip(processes, busy, strict=True)
+    spent = [
+        {process: (now - before.get(process, 0.0)) / elapsed for process, now in after.items()}
+        for after, before in zip([cpu_seconds(pid) for pid in processes], busy, strict=True)
     ]
+    server = sum(spent[0].values())
+    proxy = sum(spent[1].values()) if target.proxy is not None else None
+    workers = tuple(c for process, c in spent[0].items() if process != target.server)
     figures = dict(re.findall(r"LUA (\S+)=(\S+)", output))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     latency = {p: float(figures["p" + p]) for p in ("50", "90", "99", "99.9")}
     answers = int(figures["answers"]) / args.seconds
     summary = output.split("LUA")[0].rstrip()
     errors = int(figures["errors"])
-    return Figures(rps, answers, latency, errors, summary, *cores)
+    return Figures(rps, answers, latency, errors, summary, server, proxy, workers)
 
 
 def connect(target: Target) -> socket.socket:
@@ -320,7 +328,11 @@ def report(title: str, figures: Figures, args: argparse.Namespace) -> None:
     print(f"errors             {figures.errors:8d}")
     answers = max(figures.answers_per_s, 1e-9)
     per_answer = 1000 * figures.server_cores / answers
-    print(f"server CPU         {figures.server_cores:8.2f} cores  ({per_answer:.2f} ms an answer)")
+    by_worker = ", ".join(f"{cores:.2f}" for cores in figures.worker_cores)
+    print(
+        f"server CPU         {figures.server_cores:8.2f} cores  ({per_answer:.2f} ms an answer;"
+        f" by worker {by_worker})"
+    )
     if figures.proxy_cores is not None:
         per_answer = 1000 * figures.proxy_cores / answers
         print(
