@@ -1,10 +1,12 @@
 """Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
 
-Each worker process runs a pool of threads (gunicorn's ``gthread`` worker): an idle connection
-waits in the worker's poller, and a slow client holds one thread (not a whole ``sync`` worker)
-while its request trickles in, so it takes workers x threads slow clients at once to starve the
-server. The deployment to run in front of it (a buffering reverse proxy, which holds any number
-of slow clients, and a supervisor) is in ``deploy/``.
+Each worker process runs a pool of threads (gunicorn's ``gthread`` worker, with a deadline for
+a request's head: :mod:`web.worker`): an idle connection waits in the worker's poller, and a
+slow client holds one thread (not a whole ``sync`` worker) while its request trickles in, for
+10 seconds at most for the request line and headers, so it takes workers x threads slow clients
+at once, again and again, to starve the server. The deployment to run in front of it (a
+buffering reverse proxy, which holds any number of slow clients, and a supervisor) is in
+``deploy/``.
 
 :func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
 load benchmark.
@@ -76,7 +78,7 @@ def serve(
     options = {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gthread",
+        "worker_class": "web.worker.DeadlineThreadWorker",
         "threads": threads,
         "timeout": WORKER_TIMEOUT,
         "graceful_timeout": GRACEFUL_TIMEOUT,

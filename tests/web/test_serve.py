@@ -8,12 +8,14 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from web.db import get_session, write_lock
 from web.serve import free_port, spawn
+from web.worker import HEAD_TIMEOUT
 
 WORKERS = 2
 """As many worker processes as ``crib serve`` starts by default."""
@@ -52,6 +54,45 @@ def test_half_open_connections_do_not_starve_the_server(server: str) -> None:
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_a_head_that_trickles_in_is_cut_off_at_its_deadline(tmp_path: Path) -> None:
+    """A client sending a header every half second (a slow-loris attack) holds the thread that
+    reads it for ``HEAD_TIMEOUT`` seconds at most: then it is disconnected, and a one-thread
+    server answers the request that waited behind it."""
+    port = free_port()
+    process = spawn(port, 1, tmp_path, "serve-test", threads=1)
+    stop = threading.Event()
+    cut_after: list[float] = []
+
+    def trickle() -> None:
+        sock = socket.create_connection(("127.0.0.1", port))
+        started = time.monotonic()
+        try:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            while not stop.wait(0.5):
+                sock.sendall(b"X-Wait: 1\r\n")
+        except OSError:  # the server shut the connection
+            cut_after.append(time.monotonic() - started)
+        finally:
+            sock.close()
+
+    slow = threading.Thread(target=trickle)
+    try:
+        slow.start()
+        time.sleep(1.0)  # the one thread is reading the slow head
+        started = time.monotonic()
+        url = f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(url, timeout=HEAD_TIMEOUT + 10) as reply:
+            assert reply.status == 200
+        assert time.monotonic() - started < HEAD_TIMEOUT + 2
+        slow.join(timeout=5)
+        assert cut_after and HEAD_TIMEOUT - 1 < cut_after[0] < HEAD_TIMEOUT + 3, cut_after
+    finally:
+        stop.set()
+        slow.join(timeout=5)
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def test_the_server_does_not_advertise_itself(server: str) -> None:
