@@ -3,8 +3,10 @@ that was not stored, and no SQL parameters (password hashes) in errors or logs."
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,23 @@ def test_read_only_database_is_a_503_and_logs_no_password_hash(
     assert _answers(database_url) == 0
 
 
+@contextlib.contextmanager
+def _server_down(admin_engine: Engine, url: str) -> Iterator[None]:
+    """PostgreSQL refusing connections to the database at ``url`` (its sessions cut) while the
+    block runs."""
+    name = make_url(url).database
+    with admin_engine.connect() as admin:
+        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute(
+            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
+            {"name": name},
+        )
+        try:
+            yield
+        finally:
+            admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
 def test_database_server_down_is_a_503_then_recovers(
     postgres_url: str, postgres_admin: Engine
 ) -> None:
@@ -118,15 +137,8 @@ def test_database_server_down_is_a_503_then_recovers(
     client = app.test_client()
     drill = client.get("/api/drills/next?kind=hand").json
     assert drill is not None
-    name = make_url(postgres_url).database
-    with postgres_admin.connect() as admin:
-        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        admin.execute(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
-            {"name": name},
-        )
+    with _server_down(postgres_admin, postgres_url):
         _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
-        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
     assert client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
     app.extensions["crib_engine"].dispose()
 
@@ -139,16 +151,9 @@ def test_account_posts_with_the_database_down_are_a_503(
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": postgres_url})
     client = app.test_client()
     token = csrf_token(client)
-    name = make_url(postgres_url).database
-    with postgres_admin.connect() as admin:
-        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        admin.execute(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
-            {"name": name},
-        )
-        form = {"username": "alice", "password": "cribbage29", "csrf_token": token}
+    form = {"username": "alice", "password": "cribbage29", "csrf_token": token}
+    with _server_down(postgres_admin, postgres_url):
         reply = client.post("/auth/login", data=form)
-        admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
     assert reply.status_code == 503
     assert UNAVAILABLE in reply.get_data(as_text=True)
     app.extensions["crib_engine"].dispose()
