@@ -7,8 +7,8 @@ foreground with its files in ``tmp_path``. The trainer is :func:`web.serve.spawn
 through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
 When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
 
-The trainer runs one worker process here: its rate-limit counts live in memory per process
-(``web/limits.py``), so with one worker the 21st attempt is the one refused.
+The trainer runs one worker process here; its rate-limit counts are kept in its database
+(``web/limits.py``), so the 21st attempt is the one refused whichever worker takes it.
 """
 
 from __future__ import annotations
