@@ -2,8 +2,8 @@
 
 1. ``detect``: a one-class YOLOv8n detector of printed corner indices, trained from scratch with
    Ultralytics (imported lazily, only here).
-2. ``classify``: a small CNN (:class:`vision.classifier.IndexNet`) that names the card (52 classes +
-   "none") from a 64x64 crop around each detected index.
+2. ``classify``: a small CNN (:func:`vision.classifier.index_net`) that names the card
+   (52 classes + "none") from a 64x64 crop around each detected index.
 
 Both are resumable from ``runs/<name>/.../last.pt`` and can run in the background with nohup.
 
@@ -224,7 +224,7 @@ def _hard_light(x: torch.Tensor, p: float) -> torch.Tensor:
 
 
 def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
-    """Load an exported classifier's weights into ``model`` (an :class:`IndexNet` of its width).
+    """Load an exported classifier's weights into ``model`` (an ``index_net`` of its width).
 
     The export folds each batch norm into its convolution, so the convolutions take the folded
     weights and the batch norms become the identity (mean 0, variance 1 - eps, scale 1) with the
@@ -325,7 +325,7 @@ def train_classifier(
     import torch
     import torch.nn.functional as F
 
-    from vision.classifier import IndexNet
+    from vision.classifier import index_net
     from vision.synth.generate import CLASS_NAMES
 
     if device.isdigit():
@@ -345,7 +345,7 @@ def train_classifier(
     xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
     if normalize:
         xva = _normalized(xva.float() / 255).mul(255).round().byte()
-    model = IndexNet(len(CLASS_NAMES), width)
+    model = index_net(len(CLASS_NAMES), width)
     if init is not None:
         load_onnx_weights(model, init)
     model = model.to(device)

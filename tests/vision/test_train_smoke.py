@@ -49,11 +49,11 @@ def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     """The exported classifier's weights load back into the network and give its logits."""
     import onnxruntime as ort
 
-    from vision.classifier import IndexNet
+    from vision.classifier import index_net
     from vision.train import _normalized, load_onnx_weights
 
     meta = json.loads((MODELS_DIR / "card_classifier.json").read_text())
-    model = IndexNet(len(meta["classes"]), int(meta["width"]))
+    model = index_net(len(meta["classes"]), int(meta["width"]))
     load_onnx_weights(model, MODELS_DIR / "card_classifier.onnx")
     model.eval()
     x = torch.rand(8, 3, 64, 64)
