@@ -15,7 +15,7 @@ from trainer import DECK, score_show
 from trainer.discard import CRIB_MODELS, analyze_discards
 from trainer.show import rank_points_table
 from trainer.stats import score_distribution
-from trainer.tables import combinations, rank_points_array, score_batch
+from trainer.score_tables import combinations, rank_points_array, score_batch
 from trainer.throws import throw_model
 
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .cards import Card, CardLike, Rank, parse_cards
 from .errors import HandSizeError, UnknownCribModelError
 from .rules import SIX_CARD, RuleSet
-from .tables import combinations, rank_index, rank_points_array
+from .score_tables import combinations, rank_index, rank_points_array
 from .throws import throw_model
 
 _JACK = Rank.JACK

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 
 from .rules import SIX_CARD, RuleSet
-from .tables import combinations, rank_points, suit_points
+from .score_tables import combinations, rank_points, suit_points
 
 MAX_SCORE = 29
 

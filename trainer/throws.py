@@ -36,7 +36,7 @@ import numpy.typing as npt
 from .cards import Rank
 from .errors import UnknownCribModelError
 from .rules import SIX_CARD, RuleSet
-from .tables import rank_index, rank_points_array
+from .score_tables import rank_index, rank_points_array
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

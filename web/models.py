@@ -25,7 +25,7 @@ class Player(Base):
 
 
 class Drill(Base):
-    """One deal given to one player; ``deal`` is :meth:`trainer.drills.Deal.to_json`."""
+    """One deal given to one player; ``deal`` is :meth:`trainer.dealing.Deal.to_json`."""
 
     __tablename__ = "drills"
     __table_args__ = (UniqueConstraint("player_id", "daily_date", "position"),)
@@ -38,7 +38,7 @@ class Drill(Base):
     difficulty: Mapped[str] = mapped_column(String(10))
     deal: Mapped[dict[str, Any]] = mapped_column(JSON)
     categories: Mapped[str] = mapped_column(String(300))
-    """Comma-separated :class:`trainer.drills.Category` values."""
+    """Comma-separated :class:`trainer.dealing.Category` values."""
     dealt_at: Mapped[float]
     daily_date: Mapped[str | None] = mapped_column(String(10))
     position: Mapped[int | None]

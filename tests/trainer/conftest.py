@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.tables import rank_points_array
+from trainer.score_tables import rank_points_array
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -19,7 +19,7 @@ from trainer.cards import (
 from trainer.discard import DiscardOption, analyze_discards
 from trainer.errors import UnknownCribModelError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
-from trainer.tables import score_batch
+from trainer.score_tables import score_batch
 from trainer.throws import throw_model
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from trainer.rules import FIVE_CARD
 from trainer.stats import MAX_SCORE, Distribution, score_distribution
-from trainer.tables import score_batch
+from trainer.score_tables import score_batch
 
 DEALS = comb(52, 4) * 48
 """Every four-card hand with every starter: 12,994,800."""
