@@ -2,7 +2,9 @@
 
 A table is a list of groups, each with its role: hands (the hand rule), at most one crib (the
 crib-flush rule) and exactly one starter, which every hand and the crib count with (nobs
-included). The scoring itself is :func:`trainer.show.score_show`'s.
+included). A group not yet named (role ``None``: a hand or the crib, the player has not said
+which) is scored as a hand, with its score as the crib beside it when a crib flush makes them
+differ. The scoring itself is :func:`trainer.show.score_show`'s.
 
 >>> table = score_table(
 ...     [
@@ -55,14 +57,14 @@ class Role(enum.Enum):
 class Group:
     """Cards lying together on the table, and what they are."""
 
-    role: Role
-    """Hand, crib or starter."""
+    role: Role | None
+    """Hand, crib or starter; ``None`` for a hand or the crib not yet named."""
     cards: tuple[Card, ...]
     """The cards, in the order given."""
 
     @classmethod
-    def of(cls, role: Role | str, cards: Sequence[CardLike] | str) -> Group:
-        """A group from a role (or its name) and cards (or their notation).
+    def of(cls, role: Role | str | None, cards: Sequence[CardLike] | str) -> Group:
+        """A group from a role (or its name, or ``None``) and cards (or their notation).
 
         Raises:
             TableError: For an unknown role.
@@ -73,13 +75,12 @@ class Group:
         Group.of('starter', '5S')
         """
         tokens = split_tokens(cards) if isinstance(cards, str) else cards
-        return cls(
-            role if isinstance(role, Role) else Role.parse(role),
-            tuple(as_card(c) for c in tokens),
-        )
+        named = role if role is None or isinstance(role, Role) else Role.parse(role)
+        return cls(named, tuple(as_card(c) for c in tokens))
 
     def __repr__(self) -> str:
-        return f"Group.of({self.role.value!r}, {' '.join(map(str, self.cards))!r})"
+        role = None if self.role is None else self.role.value
+        return f"Group.of({role!r}, {' '.join(map(str, self.cards))!r})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,21 +90,31 @@ class TableShow:
     groups: tuple[Group, ...]
     """The groups, in the order given."""
     scores: tuple[Breakdown | None, ...]
-    """Each group's breakdown, ``None`` for the starter."""
+    """Each group's breakdown (a group not yet named: as a hand), ``None`` for the starter."""
+    crib_scores: tuple[Breakdown | None, ...]
+    """A group not yet named: its breakdown as the crib when that differs (a flush of four not
+    in the starter's suit counts in a hand only); ``None`` for every other group."""
     starter: Card
     """The starter card."""
     rules: RuleSet
     """The rule set the table was scored under."""
 
     def to_json(self) -> list[dict[str, object]]:
-        """``[{"role": "hand", "cards": ["5H", ...], "score": {...} | None}, ...]``."""
+        """Each group as JSON, in order: ``{"role", "cards", "score", "crib_score"}``.
+
+        ``role`` is ``None`` for a group not yet named; ``score`` and ``crib_score`` are
+        breakdowns as :meth:`Breakdown.to_json` gives them, or ``None``.
+        """
         return [
             {
-                "role": group.role.value,
+                "role": None if group.role is None else group.role.value,
                 "cards": [str(c) for c in group.cards],
                 "score": None if score is None else score.to_json(),
+                "crib_score": None if as_crib is None else as_crib.to_json(),
             }
-            for group, score in zip(self.groups, self.scores, strict=True)
+            for group, score, as_crib in zip(
+                self.groups, self.scores, self.crib_scores, strict=True
+            )
         ]
 
 
@@ -129,7 +140,8 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
 
     A table has exactly one starter (one card), at most one crib and at most as many hands as
     the rule set has players, at least one hand or crib, each of the rule set's size, and no
-    card twice.
+    card twice. A group not yet named must be the size of a hand and of the crib, and fit among
+    the hands and the crib still missing.
 
     Raises:
         TableError: For a missing or extra starter, crib or hand.
@@ -159,9 +171,18 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
             f"{rules.title.lower()} has {number_words(rules.players)} hands, "
             f"but {number_words(hands)} groups are marked hand"
         )
-    if hands + cribs == 0:
+    unnamed = sum(g.role is None for g in groups)
+    if hands + cribs + unnamed > rules.players + 1:
+        raise TableError(
+            f"{rules.title.lower()} has {number_words(rules.players)} hands and the crib, "
+            f"but {number_words(hands + cribs + unnamed)} groups"
+        )
+    if hands + cribs + unnamed == 0:
         raise TableError("there is no hand or crib to count with the starter")
     for group, name in zip(groups, group_names([g.role for g in groups]), strict=True):
+        if group.role is None:
+            _check_unnamed(group, rules)
+            continue
         crib = group.role is Role.CRIB
         if group.role is Role.STARTER or len(group.cards) == rules.show_size(crib=crib):
             continue
@@ -175,8 +196,30 @@ def check_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> Card:
     return cards[0]
 
 
+def _check_unnamed(group: Group, rules: RuleSet) -> None:
+    """Check that a group not yet named could be a hand or the crib.
+
+    Raises:
+        HandSizeError: When it is not the size of both.
+    """
+    if len(group.cards) == rules.hand_size == rules.crib_size:
+        return
+    shown = " ".join(map(str, group.cards)) or "none"
+    sizes = (
+        f"a hand or the crib has {rules.hand_size}"
+        if rules.hand_size == rules.crib_size
+        else f"a hand has {rules.hand_size} and the crib {rules.crib_size}: say which it is"
+    )
+    plural = "" if len(group.cards) == 1 else "s"
+    raise HandSizeError(
+        f"a group has {len(group.cards)} card{plural} ({shown}); {sizes} in {rules.title.lower()}"
+    )
+
+
 def score_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> TableShow:
     """Score every hand and the crib on a table with its starter.
+
+    A group not yet named is scored as a hand, and as the crib too when that differs.
 
     Raises:
         TableError: As :func:`check_table`.
@@ -190,4 +233,12 @@ def score_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> TableS
         else score_show(group.cards, starter, crib=group.role is Role.CRIB, rules=rules)
         for group in groups
     )
-    return TableShow(tuple(groups), scores, starter, rules)
+    as_crib = tuple(
+        score_show(group.cards, starter, crib=True, rules=rules) if group.role is None else None
+        for group in groups
+    )
+    crib_scores = tuple(
+        crib if crib is not None and score is not None and crib.total != score.total else None
+        for crib, score in zip(as_crib, scores, strict=True)
+    )
+    return TableShow(tuple(groups), scores, crib_scores, starter, rules)

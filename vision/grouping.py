@@ -524,7 +524,8 @@ def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layou
 
     The player's answer to "which group is the crib?", or a correction of the crib found. The
     other groups of hand or crib that the table counts become hands; a question about the crib
-    is settled.
+    is settled. Cards not sorted into the table's groups yet keep the question that asks the
+    player to sort them, which then says where the crib goes.
 
     Args:
         layout (Layout): As :func:`group_cards` found it.
@@ -536,12 +537,12 @@ def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layou
 
     Raises:
         InvalidCardError: When ``card`` is not a card.
-        TableError: When no hand or crib holds ``card``, its group is not a crib's size, or
-            the cards are not sorted into the table's groups yet.
+        TableError: When no hand or crib holds ``card`` or its group is not a crib's size.
     """
     code = str(as_card(card))
     if layout.question is not None and layout.question.kind == "groups":
-        raise TableError(f"the cards are not sorted into groups yet, so {code} marks no crib")
+        text = f"{layout.question.text} The crib is the group with {code}."
+        return dataclasses.replace(layout, question=dataclasses.replace(layout.question, text=text))
     holding = [
         k
         for k, g in enumerate(layout.groups)

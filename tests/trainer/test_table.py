@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from trainer.cards import DECK, DuplicateCardError, HandSizeError
@@ -137,3 +139,42 @@ def test_unknown_role() -> None:
     """A role that is not hand, crib or starter."""
     with pytest.raises(TableError, match="a hand, the crib or the starter, not 'deck'"):
         Group.of("deck", "5S")
+
+
+def test_a_group_not_yet_named_is_scored_both_ways() -> None:
+    """Before the crib is named, a group of the crib's size is scored as a hand, with its score
+    as the crib beside it only when a crib flush makes them differ."""
+    groups = [
+        Group.of(None, "2H 4H 6H JH"),
+        Group.of(None, "5C 5D 5S JS"),
+        Group.of("starter", "KC"),
+    ]
+    table = score_table(groups)
+    flush, fives, _ = table.scores
+    assert flush is not None and not flush.crib and flush.total == 4
+    assert fives is not None and fives.total == score_show(["5C", "5D", "5S", "JS"], "KC").total
+    as_crib = table.crib_scores[0]
+    assert as_crib is not None and as_crib.crib and as_crib.total == flush.total - 4
+    assert table.crib_scores[1:] == (None, None)
+    assert [g["role"] for g in table.to_json()] == [None, None, "starter"]
+    assert table.to_json()[0]["crib_score"] == as_crib.to_json()
+
+
+@pytest.mark.parametrize(
+    "groups, message",
+    [
+        (
+            [Group.of(None, "AH 2H 3H"), Group.of("starter", "5S")],
+            "a group has 3 cards (AH 2H 3H); a hand or the crib has 4",
+        ),
+        (
+            [Group.of(None, c) for c in ("AH 2H 3H 4H", "AS 2S 3S 4S", "AD 2D 3D 4D")]
+            + [Group.of("crib", "AC 2C 3C 4C"), Group.of("starter", "5S")],
+            "two hands and the crib, but four groups",
+        ),
+    ],
+)
+def test_groups_not_yet_named_must_fit_the_table(groups: list[Group], message: str) -> None:
+    """An unnamed group must be the size of a hand and of the crib, and fit the table."""
+    with pytest.raises((TableError, HandSizeError), match=re.escape(message)):
+        score_table(groups)

@@ -251,7 +251,7 @@ def test_the_faces_set_apart_a_starter_the_indices_do_not() -> None:
 
 def test_the_player_marks_the_crib() -> None:
     """``mark_crib`` settles "which group is the crib?" by a card of it, and overrides a crib
-    found; a group of the wrong size, the starter, or unsorted cards are refused."""
+    found; a group of the wrong size or the starter is refused."""
     cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])
     asked = group_cards(cards, SIX_CARD)
     answered = mark_crib(asked, cards, groups[2][1].lower())
@@ -266,9 +266,19 @@ def test_the_player_marks_the_crib() -> None:
     size = "AS has 3 cards; a crib has 4 in two-hand five-card cribbage"
     with pytest.raises(TableError, match=f"{size}$"):
         mark_crib(group_cards(five, FIVE_CARD), five, fives[0][0])
+
+
+def test_naming_the_crib_of_unsorted_cards_asks_for_the_groups() -> None:
+    """Cards the reader could not sort: naming the crib keeps the question that asks the
+    player to sort them (saying where the crib goes), never an error."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])
     stray = [*cards, card("KC", 2000, 2000)]
-    with pytest.raises(TableError, match="not sorted into groups"):
-        mark_crib(group_cards(stray, SIX_CARD), stray, groups[2][0])
+    unsorted = group_cards(stray, SIX_CARD)
+    marked = mark_crib(unsorted, stray, groups[2][0].lower())
+    assert marked.question is not None and marked.question.kind == "groups"
+    assert marked.question.text.startswith("Read 14 cards: they do not make hands of 4")
+    assert marked.question.text.endswith(f"The crib is the group with {groups[2][0]}.")
+    assert marked.groups == unsorted.groups
 
 
 def test_a_rows_last_card_read_at_both_corners_is_not_taken_for_the_starter() -> None:
