@@ -7,6 +7,7 @@ API (stable; used by the web app and ``crib read``):
     reading = read_image_bytes(data)                 # an upload: also an error for no card
     for c in reading.cards:                          # list[DetectedCard]
         c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
+        c.choices                                    # ("5H", "5D"): the likeliest, best first
     reading.starter_index                            # index into reading.cards, or None
     reading.certain_cards                            # codes of the cards read with confidence
 
@@ -61,6 +62,9 @@ class DetectedCard:
             that was read (``box`` is the surest of them); empty when not recorded.
         body (int | None): The stretch of card face its indices lie on: cards with the same
             body overlap or touch (:mod:`vision.bodies`); None when not found.
+        choices (tuple[str, ...]): The identities the classifier found likely
+            (:data:`CHOICE_ABOVE`), best first: ``card`` and, when unsure, what else it may be;
+            empty when not recorded.
     """
 
     card: str
@@ -69,6 +73,7 @@ class DetectedCard:
     uncertain: bool = False
     corners: tuple[tuple[float, float, float, float], ...] = ()
     body: int | None = None
+    choices: tuple[str, ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:
@@ -108,6 +113,34 @@ class Reading:
     def certain_cards(self) -> list[str]:
         """Codes of the cards read with confidence."""
         return [c.card for c in self.cards if not c.uncertain]
+
+
+CHOICE_ABOVE = 0.1
+"""An identity is among a card's choices when the classifier gives it more than this."""
+MAX_CHOICES = 3
+"""At most this many choices a card."""
+
+
+def likeliest(probs: np.ndarray, classes: list[str]) -> tuple[str, ...]:
+    """The card identities in ``probs`` above :data:`CHOICE_ABOVE`, best first (not ``none``).
+
+    Args:
+        probs (np.ndarray): One crop's probability for each class.
+        classes (list[str]): The classes' names (card codes and ``none``).
+
+    Returns:
+        (tuple[str, ...]): At most :data:`MAX_CHOICES` codes; the best one always.
+
+    Examples:
+        >>> likeliest(np.array([0.5, 0.3, 0.15, 0.05]), ["6D", "none", "6H", "5H"])
+        ('6D', '6H')
+        >>> likeliest(np.array([0.02, 0.9, 0.08]), ["QS", "none", "QC"])
+        ('QC',)
+    """
+    order = [int(k) for k in np.argsort(-probs) if classes[int(k)] != "none"]
+    best, rest = order[0], order[1:]
+    likely = [k for k in rest if probs[k] > CHOICE_ABOVE][: MAX_CHOICES - 1]
+    return tuple(classes[k] for k in (best, *likely))
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
@@ -385,12 +418,14 @@ class CardReader:
             probs = self.classify(image, boxes)
         on_card = self.on_cards(image, boxes, probs)
         cand = []
+        choices: dict[Box, tuple[str, ...]] = {}  # by a detection's box: its likeliest readings
         for b, ds, p, keep in zip(boxes, det_scores, probs, on_card, strict=True):
             k = int(p.argmax())
             if not keep:  # not a corner index, or not on a card
                 continue
             x1, y1, x2, y2 = (float(v) for v in b)
             cand.append((self.classes[k], float(p[k]), float(ds), (x1, y1, x2, y2)))
+            choices[(x1, y1, x2, y2)] = likeliest(p, self.classes)
         cards = _merge_corners(cand)
         out = [
             DetectedCard(
@@ -399,6 +434,7 @@ class CardReader:
                 _scaled(b, scale),
                 conf < self.uncertain_below,
                 tuple(_scaled(corner, scale) for corner in corners),
+                choices=choices[b],
             )
             for c, conf, b, corners in cards
         ]
