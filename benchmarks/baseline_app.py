@@ -1,6 +1,6 @@
 """The load benchmark's baselines: the drill round trip's two routes with (almost) nothing behind.
 
-Served by gunicorn exactly as the trainer is (``web.serve.serve(..., app=...)``), they measure
+Served by gunicorn exactly as the trainer is (``web.serve.prepare(..., app=...)``), they measure
 what the server and Flask cost on this machine, without the trainer's work:
 
 - ``app`` answers from memory: no database, no session, no scoring. No trainer built on Flask
@@ -37,7 +37,7 @@ _SCHEMA = (
 @app.get("/")
 @stored_app.get("/")
 def home() -> str:
-    """The readiness probe ``web.serve.spawn`` waits for."""
+    """The readiness probe ``deploy.local_server.spawn`` waits for."""
     return "baseline"
 
 

@@ -1,6 +1,6 @@
 """Load benchmark: drill round trips (deal + answer) against gunicorn, measured with wrk.
 
-The trainer runs as ``crib serve`` runs it (``web.serve.serve``: gunicorn with its worker
+The trainer runs as ``crib serve`` runs it (``web.serve``: gunicorn with its worker
 model and whatever limits the app applies) on 127.0.0.1 with a fresh database: a SQLite file,
 and a PostgreSQL database on a throwaway cluster (``scripts/test-postgres --serve``: fsync off,
 so the disk is not what is measured). wrk, a separate process, drives it with a Lua script in
@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from deploy.local_nginx import find_program, prepare, running  # noqa: E402
 from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS  # noqa: E402
-from web.serve import free_port, spawn  # noqa: E402
+from deploy.local_server import free_port, spawn  # noqa: E402
 
 LUA = r"""
 local cookies = {%(cookies)s}

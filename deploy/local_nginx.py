@@ -2,7 +2,7 @@
 
 For the deployment tests (``tests/deploy/test_nginx.py``) and the load benchmark
 (``benchmarks/web_load.py --proxy``): both put the documented deployment in front of a trainer
-started with :func:`web.serve.spawn` (with ``CRIB_TRUSTED_PROXIES=1``, as
+started with :func:`deploy.local_server.spawn` (with ``CRIB_TRUSTED_PROXIES=1``, as
 ``deploy/crib-trainer.service`` runs it), without touching the machine's own nginx.
 
 The config is rendered as an install sets it, and nothing more: the server name, the
@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from web.serve import free_port
+from deploy.local_server import free_port
 
 HOST = "127.0.0.1"
 """Where nginx is reached (the certificate names it, and ``localhost``)."""

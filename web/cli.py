@@ -16,8 +16,9 @@ DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
 
 
-EXIT_SCHEMA = 2
-"""Exit status when the database is unusable: its schema is behind, or it cannot be reached."""
+EXIT_CANNOT_START = 2
+"""Exit status when the trainer cannot start: its database is behind or cannot be reached, or
+it cannot listen where asked."""
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +29,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Run the web trainer on gunicorn (see README: deployment).",
     )
     serve.add_argument(
-        "--host", default=DEFAULT_HOST, help="address to listen on (default: %(default)s)"
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to listen on: loopback unless CRIB_TRUSTED_PROXIES says a reverse proxy "
+        "is in front (default: %(default)s)",
     )
     serve.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help="port to listen on (default: %(default)s)"
@@ -72,7 +76,7 @@ def _database_problem(command: str, error: Exception) -> int:
     else:
         message = str(error)
     print(f"crib {command}: error: {message}", file=sys.stderr)
-    return EXIT_SCHEMA
+    return EXIT_CANNOT_START
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -80,17 +84,21 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
     from .schema import SchemaError
-    from .serve import serve
+    from .serve import ServeError, prepare
 
-    print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
-    out.flush()
     try:
-        serve(args.host, args.port, args.workers, args.threads)
+        server = prepare(args.host, args.port, args.workers, args.threads)
     except (SchemaError, OperationalError) as error:
         return _database_problem("serve", error)
     except ConfigurationError as error:
         print(f"crib serve: error: CRIB_RATELIMIT_STORAGE_URI: {error}", file=sys.stderr)
-        return EXIT_SCHEMA
+        return EXIT_CANNOT_START
+    except ServeError as error:
+        print(f"crib serve: error: {error}", file=sys.stderr)
+        return EXIT_CANNOT_START
+    print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
+    out.flush()
+    server.run()
     return 0
 
 

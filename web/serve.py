@@ -1,29 +1,23 @@
 """Run the trainer on gunicorn (``crib serve``): the schema is created once, before forking.
 
-Each worker process runs a pool of threads (gunicorn's ``gthread`` worker, with a deadline for
-a request's head: :mod:`web.worker`): an idle connection waits in the worker's poller, and a
-slow client holds one thread (not a whole ``sync`` worker) while its request trickles in, for
-10 seconds at most for the request line and headers, so it takes workers x threads slow clients
-at once, again and again, to starve the server. The deployment to run in front of it (a
-buffering reverse proxy, which holds any number of slow clients, and a supervisor) is in
-``deploy/``.
-
-:func:`spawn` runs it in a subprocess on a fresh SQLite file, for the end-to-end tests and the
-load benchmark.
+Each worker process runs a pool of threads (gunicorn's ``gthread`` worker). The trainer is made
+to sit behind the reverse proxy in ``deploy/`` (nginx): it buffers whole requests, so slow
+clients and silent connections wait there, not in the trainer's threads, and it refuses floods
+before they reach Python. So ``crib serve`` listens on a loopback address only, unless
+``CRIB_TRUSTED_PROXIES`` says a proxy is in front (:func:`check_host`): one setting tells the
+app whose ``X-Forwarded-*`` headers to believe and lets the trainer listen beyond loopback.
+gunicorn itself believes none of these headers.
 """
 
 from __future__ import annotations
 
-import os
+import ctypes
+import errno
+import ipaddress
+import signal
 import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 from typing import Any
 
-import gunicorn.http.wsgi
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 from werkzeug.utils import import_string
@@ -32,7 +26,10 @@ from trainer import score_show
 from trainer.discard import analyze_discards
 
 from . import create_app
-from .cli import DEFAULT_THREADS
+
+
+class ServeError(Exception):
+    """``crib serve`` cannot start as asked (a host it must not listen on, a port taken)."""
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -57,37 +54,101 @@ GRACEFUL_TIMEOUT = 20
 """Seconds a stopping worker has to finish the requests in hand."""
 KEEPALIVE = 5
 """Seconds an idle kept-alive connection (or one whose request has not arrived) is kept."""
-SERVER_NAME = "crib-trainer"
-"""The ``Server`` header: no gunicorn version to look up vulnerabilities for."""
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
 
 
-def serve(
-    host: str, port: int, workers: int, threads: int = DEFAULT_THREADS, *, app: str | None = None
-) -> None:
-    """Serve the app on gunicorn at ``host:port``: ``workers`` processes of ``threads`` threads.
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or ``localhost``) is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
-    The app (and its SQLite default in the instance folder) is built in the master, so the
-    schema is created once; each worker then opens its own connections. ``app`` names another
-    Flask app (``"module:name"``) to serve the same way (the load benchmark's baseline).
+
+def check_host(host: str, trusted_proxies: int) -> None:
+    """Refuse to listen beyond loopback unless a reverse proxy is declared in front.
+
+    Raises:
+        ServeError: ``host`` is not a loopback address and ``trusted_proxies`` is 0.
     """
-    if app is None:
-        application = create_app()
-        _warm_up()
-    else:
-        application = import_string(app)
-    options = {
+    if not is_loopback(host) and trusted_proxies < 1:
+        raise ServeError(
+            f"--host {host} would expose the trainer directly; it must sit behind the reverse "
+            "proxy in deploy/ (see README: deployment). Behind one, set CRIB_TRUSTED_PROXIES=1"
+        )
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Make sure ``host:port`` can be listened on, before anything starts.
+
+    Raises:
+        ServeError: the port is taken (or the address is not this machine's).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise ServeError(
+                    f"port {port} on {host} is taken (another trainer?): choose another with --port"
+                ) from None
+            raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
+def _die_with_the_master(_arbiter: Any, _worker: Any) -> None:
+    """Make the worker die the moment its master dies (gunicorn's ``post_fork`` hook).
+
+    A master killed with ``kill -9`` left its workers serving the connections in hand for the
+    graceful timeout before they closed the listening socket, and a restart in that window
+    failed with "Address already in use". An answer is stored before it is acknowledged, so
+    the requests cut short lose nothing a client was told was kept.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
+    """The settings ``crib serve`` runs gunicorn with."""
+    return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "web.worker.DeadlineThreadWorker",
+        "worker_class": "gthread",
         "threads": threads,
         "timeout": WORKER_TIMEOUT,
         "graceful_timeout": GRACEFUL_TIMEOUT,
         "keepalive": KEEPALIVE,
         "accesslog": None,
         "preload_app": True,
+        # the scheme a client reports is believed by the app alone, as CRIB_TRUSTED_PROXIES says
+        "secure_scheme_headers": {},
+        "post_fork": _die_with_the_master,
     }
-    gunicorn.http.wsgi.SERVER = SERVER_NAME  # read by every response gunicorn writes
-    _Gunicorn(application, options).run()
+
+
+def prepare(host: str, port: int, workers: int, threads: int, *, app: str | None = None) -> Any:
+    """Build what serves the app on gunicorn at ``host:port``; its ``run()`` serves.
+
+    ``workers`` processes of ``threads`` threads. The app (and its SQLite default in the
+    instance folder) is built here, in the master, so the schema is created once; each worker
+    then opens its own connections. ``app`` names another Flask app (``"module:name"``) to
+    serve the same way (the load benchmark's baseline).
+
+    Raises:
+        ServeError: ``host`` is not loopback with no proxy declared, or the port is taken.
+    """
+    if app is None:
+        application = create_app()
+        check_host(host, int(application.config.get("TRUSTED_PROXIES", 0)))
+        _warm_up()
+    else:
+        application = import_string(app)
+    check_port_free(host, port)
+    return _Gunicorn(application, gunicorn_options(host, port, workers, threads))
 
 
 def _warm_up() -> None:
@@ -97,61 +158,3 @@ def _warm_up() -> None:
     """
     score_show(["5H", "5D", "5C", "JS"], "5S")
     analyze_discards(["5H", "5D", "5C", "JS", "7H", "8C"], dealer=True)
-
-
-def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def spawn(
-    port: int,
-    workers: int,
-    folder: Path,
-    secret: str,
-    timeout: float = 30.0,
-    database_url: str | None = None,
-    app: str | None = None,
-    threads: int = DEFAULT_THREADS,
-) -> subprocess.Popen[bytes]:
-    """Run :func:`serve` on 127.0.0.1:``port`` in a subprocess; return once it answers.
-
-    It runs ``workers`` processes of ``threads`` threads.
-
-    Its database is ``database_url`` (by default ``folder/trainer.sqlite``) and its output goes
-    to ``folder/server.log``; ``app`` serves another app instead (see :func:`serve`).
-
-    Raises:
-        RuntimeError: with the server's log, when it exits or does not answer within
-            ``timeout`` seconds (it is killed).
-    """
-    env = {
-        **os.environ,
-        "CRIB_DATABASE_URL": database_url or f"sqlite:///{folder / 'trainer.sqlite'}",
-        "CRIB_SECRET_KEY": secret,
-    }
-    arguments = f"'127.0.0.1', {port}, {workers}, {threads}, app={app!r}"
-    code = f"from web.serve import serve; serve({arguments})"
-    folder.mkdir(parents=True, exist_ok=True)
-    log_path = folder / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            cwd=Path(__file__).resolve().parents[1],
-            env=env,
-            stdout=log,
-            stderr=log,
-        )
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
-            return process
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                process.wait()
-                raise RuntimeError(f"the server did not start:\n{log_path.read_text()}") from None
-            time.sleep(0.1)

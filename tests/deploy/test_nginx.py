@@ -2,7 +2,7 @@
 
 nginx runs the config rendered as an install sets it (``deploy/local_nginx.py``: only the
 server name, a throwaway certificate, free ports and the trainer's port are set), in the
-foreground with its files in ``tmp_path``. The trainer is :func:`web.serve.spawn` with
+foreground with its files in ``tmp_path``. The trainer is :func:`deploy.local_server.spawn` with
 ``CRIB_TRUSTED_PROXIES=1``, as ``deploy/crib-trainer.service`` runs it. Every request goes
 through nginx over HTTPS, trusting the generated certificate (and once over HTTP/2, with curl).
 When nginx, openssl or curl is missing the tests fail under CI and skip elsewhere (conftest).
@@ -33,7 +33,7 @@ import pytest
 
 from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
 from web.cli import DEFAULT_THREADS
-from web.serve import free_port, spawn
+from deploy.local_server import free_port, spawn
 
 from .conftest import program
 

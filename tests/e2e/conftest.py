@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Response, sync_playwright
 
 from web.headers import CONTENT_SECURITY_POLICY
-from web.serve import free_port, spawn
+from deploy.local_server import free_port, spawn
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -30,7 +30,7 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The trainer served by ``web.serve.serve`` on 127.0.0.1, with its own SQLite file."""
+    """The trainer served by ``web.serve`` on 127.0.0.1, with its own SQLite file."""
     port = free_port()
     try:
         process = spawn(port, 2, tmp_path_factory.mktemp("server"), "e2e", timeout=20)

@@ -1,9 +1,11 @@
-"""``crib serve`` on gunicorn, spawned for real: slow clients cannot starve it."""
+"""``crib serve`` on gunicorn, spawned for real, and what it refuses before it starts."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -13,9 +15,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from deploy.local_server import free_port, spawn
 from web.db import get_session, write_lock
-from web.serve import free_port, spawn
-from web.worker import HEAD_TIMEOUT
+from web.serve import check_host, is_loopback
 
 WORKERS = 2
 """As many worker processes as ``crib serve`` starts by default."""
@@ -23,7 +25,7 @@ WORKERS = 2
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``web.serve.serve`` with two workers on 127.0.0.1, its own SQLite file."""
+    """``web.serve`` with two workers on 127.0.0.1, its own SQLite file."""
     port = free_port()
     process: subprocess.Popen[bytes] = spawn(
         port, WORKERS, tmp_path_factory.mktemp("serve"), "serve-test"
@@ -56,49 +58,109 @@ def test_half_open_connections_do_not_starve_the_server(server: str) -> None:
             sock.close()
 
 
-def test_a_head_that_trickles_in_is_cut_off_at_its_deadline(tmp_path: Path) -> None:
-    """A client sending a header every half second (a slow-loris attack) holds the thread that
-    reads it for ``HEAD_TIMEOUT`` seconds at most: then it is disconnected, and a one-thread
-    server answers the request that waited behind it."""
+def test_gunicorn_believes_no_forwarded_scheme(server: str) -> None:
+    """With ``CRIB_TRUSTED_PROXIES`` unset, a client on this machine claiming HTTPS in
+    ``X-Forwarded-Proto`` is not believed: its session cookie is not marked ``Secure``
+    (gunicorn trusted such headers from 127.0.0.1 whatever the app's setting)."""
+    request = urllib.request.Request(
+        f"http://{server}/api/drills/next", headers={"X-Forwarded-Proto": "https"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        cookie = response.headers["Set-Cookie"]
+    assert cookie and "session=" in cookie
+    assert "secure" not in cookie.lower()
+
+
+def _crib_serve(*arguments: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    environment = {
+        **os.environ,
+        "CRIB_DATABASE_URL": f"sqlite:///{tmp_path / 'trainer.sqlite'}",
+        "CRIB_SECRET_KEY": "serve-test",
+    }
+    environment.pop("CRIB_TRUSTED_PROXIES", None)
+    return subprocess.run(
+        [sys.executable, "-m", "crib", "serve", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "trainer.example"])
+def test_serve_refuses_to_face_the_network_without_a_proxy(host: str, tmp_path: Path) -> None:
+    """Exposed directly, slow clients and floods reach the trainer's threads: ``crib serve``
+    listens beyond loopback only when ``CRIB_TRUSTED_PROXIES`` says a proxy is in front."""
+    result = _crib_serve("--host", host, "--port", str(free_port()), tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert f"--host {host} would expose the trainer directly" in line
+    assert "CRIB_TRUSTED_PROXIES=1" in line
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.0.1", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("10.0.0.2", False),
+        ("example.org", False),
+    ],
+)
+def test_which_hosts_are_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+    if loopback:
+        check_host(host, trusted_proxies=0)
+    check_host(host, trusted_proxies=1)  # behind a proxy, anything goes
+
+
+def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
+    """A second ``crib serve`` on a busy port says so and how to choose another, at once,
+    instead of announcing itself and then logging gunicorn's retries for five seconds."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = _crib_serve("--port", str(port), tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert "trainer is at" not in result.stdout
+    [line] = result.stderr.splitlines()
+    assert line == (
+        f"crib serve: error: port {port} on 127.0.0.1 is taken (another trainer?): "
+        "choose another with --port"
+    )
+
+
+def test_workers_leave_the_port_when_their_master_is_killed(tmp_path: Path) -> None:
+    """After ``kill -9`` of the master its workers go at once, so a restart can listen again;
+    they used to serve the connections in hand (here a slow client's) for the 20 s graceful
+    timeout while holding the port, and a restart failed meanwhile."""
     port = free_port()
-    process = spawn(port, 1, tmp_path, "serve-test", threads=1)
-    stop = threading.Event()
-    cut_after: list[float] = []
-
-    def trickle() -> None:
-        sock = socket.create_connection(("127.0.0.1", port))
-        started = time.monotonic()
-        try:
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            while not stop.wait(0.5):
-                sock.sendall(b"X-Wait: 1\r\n")
-        except OSError:  # the server shut the connection
-            cut_after.append(time.monotonic() - started)
-        finally:
-            sock.close()
-
-    slow = threading.Thread(target=trickle)
+    process = spawn(port, WORKERS, tmp_path, "serve-test")
+    slow = [half_open(f"127.0.0.1:{port}") for _ in range(WORKERS)]
     try:
-        slow.start()
-        time.sleep(1.0)  # the one thread is reading the slow head
-        started = time.monotonic()
-        url = f"http://127.0.0.1:{port}/"
-        with urllib.request.urlopen(url, timeout=HEAD_TIMEOUT + 10) as reply:
-            assert reply.status == 200
-        assert time.monotonic() - started < HEAD_TIMEOUT + 2
-        slow.join(timeout=5)
-        assert cut_after and HEAD_TIMEOUT - 1 < cut_after[0] < HEAD_TIMEOUT + 3, cut_after
+        time.sleep(0.5)  # the workers have taken the slow connections
+        process.kill()
+        process.wait(timeout=10)
+        killed = time.monotonic()
+        while True:
+            with socket.socket() as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+                try:
+                    probe.bind(("127.0.0.1", port))
+                    break
+                except OSError:
+                    assert time.monotonic() - killed < 5, "the workers still hold the port"
+                    time.sleep(0.1)
     finally:
-        stop.set()
-        slow.join(timeout=5)
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def test_the_server_does_not_advertise_itself(server: str) -> None:
-    """No ``Server: gunicorn/27.0`` header telling an attacker what to try."""
-    with urllib.request.urlopen(f"http://{server}/", timeout=10) as response:
-        assert "gunicorn" not in response.headers.get("Server", "").lower()
+        for sock in slow:
+            sock.close()
 
 
 @pytest.mark.sqlite_only("the write lock is SQLite's")

@@ -1,4 +1,4 @@
-"""Real servers (``web.serve.spawn``: gunicorn as ``crib serve`` runs it) sharing a database."""
+"""Real servers (``deploy.local_server.spawn``: gunicorn as ``crib serve`` runs it) sharing a database."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from web.db import make_engine
-from web.serve import free_port, spawn
+from deploy.local_server import free_port, spawn
 
 from .live import LivePlayer, stored_answers, tally_mismatches
 
