@@ -13,9 +13,9 @@ import numpy as np
 
 from trainer import DECK, score_show
 from trainer.discard import CRIB_MODELS, analyze_discards
+from trainer.score_tables import combinations, rank_points_array, score_batch
 from trainer.show import rank_points_table
 from trainer.stats import score_distribution
-from trainer.score_tables import combinations, rank_points_array, score_batch
 from trainer.throws import throw_model
 
 

@@ -156,7 +156,8 @@ class Card:
         card = _PARSED.get(token)
         if card is not None:
             return card
-        text = token.strip().upper()
+        typed = token.strip()
+        text = typed.upper()
         card = _PARSED.get(text)
         if card is not None:
             return card
@@ -164,8 +165,8 @@ class Card:
             raise InvalidCardError(f"missing suit in {token!r} (add C,D,H,S or ♣♦♥♠)")
         if len(text) < 2:
             raise InvalidCardError(f"not a card: {token!r} (expected a rank and a suit, like 5H)")
-        rank_text, suit_text = text[:-1], text[-1]
-        if _RANK_TOKENS.get(rank_text) is None:
+        rank_text, suit_text = typed[:-1], typed[-1]  # quoted as typed
+        if _RANK_TOKENS.get(rank_text.upper()) is None:
             raise InvalidCardError(f"unknown rank {rank_text!r} in {token!r} (use A,2-10,J,Q,K)")
         raise InvalidCardError(f"unknown suit {suit_text!r} in {token!r} (use C,D,H,S or ♣♦♥♠)")
 

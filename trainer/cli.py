@@ -14,32 +14,20 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
-from .cards import (
-    as_card,
-    check_distinct,
-    is_rank_only,
-    parse_cards,
-    split_show,
-    split_tokens,
-)
+from .cards import Rank, split_tokens
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import CribbageError
-from .items import Kind
 from .pegging import score_play
 from .rules import RULESETS, RuleSet, get_rules
-from .show import Breakdown, score_ranks, score_show
+from .show import Breakdown, score_typed
 from .stats import score_distribution
 
+EXIT_BAD_LINE = 2
+"""Exit status when some line of standard input was bad (as for bad input on the command line)."""
 
-def _score_line(text: str, args: argparse.Namespace) -> dict[str, object] | Breakdown | str:
-    size = args.rules.show_size(crib=args.crib)
-    tokens, starter = split_show(text, args.starter, size=size, crib=args.crib)
-    if is_rank_only([*tokens, starter]):
-        result = score_ranks(tokens, starter, crib=args.crib, rules=args.rules)
-        return result.to_json() if args.json else str(result)
-    hand, turned = parse_cards(tokens), as_card(starter)
-    check_distinct([*hand, turned])
-    return score_show(hand, turned, crib=args.crib, rules=args.rules)
+
+HEELS_NOTE = "his heels: the dealer pegged 2 when the jack was turned (not part of this count)"
+"""Said after the count when the starter is a jack."""
 
 
 def _format_breakdown(b: Breakdown) -> str:
@@ -57,10 +45,14 @@ def _format_breakdown(b: Breakdown) -> str:
 
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     def one(text: str) -> str:
-        result = _score_line(text, args)
+        result = score_typed(text, args.starter, crib=args.crib, rules=args.rules)
+        if args.json:
+            return json.dumps(result.to_json())
         if isinstance(result, Breakdown):
-            return json.dumps(result.to_json()) if args.json else _format_breakdown(result)
-        return json.dumps(result) if isinstance(result, dict) else result
+            shown, turned = _format_breakdown(result), result.starter.rank
+        else:
+            shown, turned = str(result), result.starter_rank
+        return f"{shown}\n{HEELS_NOTE}" if turned is Rank.JACK else shown
 
     return _run_lines(args, out, one)
 
@@ -97,25 +89,33 @@ def _format_discards(options: Sequence[DiscardOption], *, pone: bool) -> str:
 
 
 def _run_lines(args: argparse.Namespace, out: TextIO, one: Callable[[str], str]) -> int:
-    """Answer the cards on the command line, or one deal per line of standard input for ``-``."""
+    """Answer the cards on the command line, or one deal per line of standard input for ``-``.
+
+    With ``-`` a bad line is reported with its line number (an ``{"error", "line", "input"}``
+    object with ``--json``, else a line on standard error) and the rest still answered; the
+    exit status is then 2.
+    """
     if args.cards != ["-"]:
         print(one(" ".join(args.cards)), file=out)
         return 0
-    for line in _input_lines(sys.stdin):
+    status = 0
+    for number, line in _input_lines(sys.stdin):
         try:
             print(one(line), file=out)
         except CribbageError as e:
-            print(
-                json.dumps({"error": str(e), "input": line}) if args.json else f"error: {e}",
-                file=out,
-            )
-    return 0
+            status = EXIT_BAD_LINE
+            if args.json:
+                print(json.dumps({"error": str(e), "line": number, "input": line}), file=out)
+            else:
+                print(f"crib {args.command}: line {number}: {e}", file=sys.stderr)
+    return status
 
 
-def _input_lines(stream: TextIO) -> Iterator[str]:
-    for line in stream:
+def _input_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
+    """Each line that is not blank or a ``#`` comment, stripped, with its line number."""
+    for number, line in enumerate(stream, start=1):
         if line.strip() and not line.lstrip().startswith("#"):
-            yield line.strip()
+            yield number, line.strip()
 
 
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
@@ -126,15 +126,14 @@ def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         print(json.dumps({"pegs": [p.to_json() for p in pegs], "totals": totals}), file=out)
         return 0
+    names = ("pone", "dealer") if args.pone_hand else ("P1", "P2")  # the hands say who is who
+    print(f"{'player':<7}{'card':<6}{'count':>5}{'pegs':>6}  for", file=out)
     for p in pegs:
-        who = (
-            f"P{p.player + 1} {p.card.unicode()}"
-            if p.card
-            else f"go: {p.points} to P{p.player + 1}"
-        )
-        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items if i.kind is not Kind.GO)
-        print(f"{who:<11} count {p.count:>2}  {p.points:>2}  {what}".rstrip(), file=out)
-    print(f"pegged: P1 {totals[0]}, P2 {totals[1]}", file=out)
+        card = p.card.unicode() if p.card else "go"
+        what = ", ".join(f"{i.kind.value} {i.points}" for i in p.items)
+        row = f"{names[p.player]:<7}{card:<6}{p.count:>5}{p.points:>6}  {what}"
+        print(row.rstrip(), file=out)
+    print(f"pegged: {names[0]} {totals[0]}, {names[1]} {totals[1]}", file=out)
     return 0
 
 

@@ -23,7 +23,9 @@ from .cards import (
     Suit,
     as_card,
     check_distinct,
+    is_rank_only,
     parse_rank,
+    split_show,
     split_tokens,
 )
 from .errors import HandSizeError
@@ -303,6 +305,8 @@ class RankOnlyScore:
     """Points scored whatever the suits."""
     outcomes: tuple[tuple[int, str], ...]
     """Each higher total the suits allow, with the condition for it."""
+    starter_rank: Rank
+    """The starter's rank (a jack pegs the dealer 2 for his heels)."""
 
     def __str__(self) -> str:
         return "; ".join([str(self.certain), *(f"{t} if {why}" for t, why in self.outcomes)])
@@ -317,8 +321,8 @@ class RankOnlyScore:
 
 
 def score_ranks(
-    hand: Sequence[Rank | int | str] | str,
-    starter: Rank | int | str,
+    hand: Sequence[Card | Rank | int | str] | str,
+    starter: Card | Rank | int | str,
     *,
     crib: bool = False,
     rules: RuleSet = SIX_CARD,
@@ -326,37 +330,89 @@ def score_ranks(
     """Score ranks as the rule books write them (``5-5-5-J``, starter ``5``), suits unknown.
 
     Every suit assignment is scored with :func:`score_show`; the least total is certain, and
-    each flush or nobs that some assignment allows is listed with its condition.
+    each flush or nobs that some assignment allows is listed with its condition. A
+    :class:`Card` among the ranks (a suited starter, say) keeps its suit.
 
     Raises:
         InvalidCardError: for an unknown rank.
+        DuplicateCardError: for a card given twice.
         HandSizeError: for the wrong number of ranks, or more than four of a rank.
+
+    >>> print(score_ranks("5 5 5 J", Card.parse("5S")))
+    28; 29 if the jack is the starter's suit
     """
-    ranks = [_as_rank(r) for r in (split_tokens(hand) if isinstance(hand, str) else hand)]
-    turned = _as_rank(starter)
-    if Counter([*ranks, turned]).most_common(1)[0][1] > 4:
+    tokens = split_tokens(hand) if isinstance(hand, str) else hand
+    known = [_as_known(c) for c in (*tokens, starter)]  # the starter last
+    check_distinct([c for c in known if isinstance(c, Card)])
+    ranks = [c.rank if isinstance(c, Card) else c for c in known]
+    if Counter(ranks).most_common(1)[0][1] > 4:
         raise HandSizeError("more than four cards of one rank")
+    suits_allowed = [(c.suit,) if isinstance(c, Card) else tuple(Suit) for c in known]
     found: dict[tuple[int, int], int] = {}
-    for suits in itertools.product(Suit, repeat=len(ranks) + 1):
-        cards = [Card(r, s) for r, s in zip([*ranks, turned], suits, strict=True)]
+    for suits in itertools.product(*suits_allowed):
+        cards = [Card(r, s) for r, s in zip(ranks, suits, strict=True)]
         if len(set(cards)) < len(cards):
             continue
         breakdown = score_show(cards[:-1], cards[-1], crib=crib, rules=rules)
         by_kind = breakdown.points_by_kind()
         found[(by_kind.get(Kind.FLUSH, 0), by_kind.get(Kind.NOBS, 0))] = breakdown.total
     certain = found.pop(min(found, key=found.__getitem__))  # (0, 0) unless nobs is forced
-    jacks = ranks.count(Rank.JACK)
+    jacks = ranks[:-1].count(Rank.JACK)
     outcomes = sorted(
-        (total, _condition(flush, nobs, len(ranks), jacks))
+        (total, _condition(flush, nobs, len(ranks) - 1, jacks))
         for (flush, nobs), total in found.items()
     )
-    return RankOnlyScore(certain, tuple(outcomes))
+    return RankOnlyScore(certain, tuple(outcomes), ranks[-1])
 
 
-def _as_rank(rank: Rank | int | str) -> Rank:
-    if isinstance(rank, str):
-        return parse_rank(rank)
-    return Rank(rank)
+def score_typed(
+    text: str,
+    starter: str | None = None,
+    *,
+    crib: bool = False,
+    rules: RuleSet = SIX_CARD,
+    starter_place: str = "with --starter",
+) -> Breakdown | RankOnlyScore:
+    """Score a hand or crib as a player types it, the one reading ``crib score`` and /score share.
+
+    The starter is given apart (``starter``), after a bar (``5H 5D 5C JS | 5S``) or last.
+    Cards with suits give the breakdown; when any card is a rank alone (``5 5 5 J``, starter
+    ``5S``) the answer is what is certain and what the suits could add.
+
+    Args:
+        text: the cards as typed.
+        starter: the starter typed apart, if any (blank counts as not given).
+        crib: score as a crib.
+        rules: the rule set.
+        starter_place: where else the starter can be typed, for the messages.
+
+    Raises:
+        InvalidCardError: for a token that is neither a card nor a rank.
+        DuplicateCardError: for a card given twice.
+        HandSizeError: for a missing or doubled starter, or the wrong number of cards.
+
+    >>> score_typed("5H 5D 5C JS | 5S").total
+    29
+    >>> print(score_typed("5 5 5 J", "5S"))
+    28; 29 if the jack is the starter's suit
+    """
+    tokens, starter_token = split_show(
+        text, starter, size=rules.show_size(crib=crib), crib=crib, starter_place=starter_place
+    )
+    typed = [*tokens, starter_token]
+    if not any(is_rank_only([t]) for t in typed):
+        return score_show(tokens, starter_token, crib=crib, rules=rules)
+    known = [t if is_rank_only([t]) else as_card(t) for t in typed]
+    return score_ranks(known[:-1], known[-1], crib=crib, rules=rules)
+
+
+def _as_known(card: Card | Rank | int | str) -> Card | Rank:
+    """A card keeps its suit; anything else is a rank alone."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return parse_rank(card)
+    return Rank(card)
 
 
 def _condition(flush: int, nobs: int, size: int, jacks: int) -> str:

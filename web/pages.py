@@ -7,13 +7,11 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from trainer import Card, parse_cards, score_show
-from trainer.cards import check_distinct, is_rank_only, split_show
 from trainer.errors import CribbageError
 from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
-from trainer.show import score_ranks
+from trainer.show import Breakdown, score_typed
 
 from . import charts, progress, training
 from .auth import current_player
@@ -34,25 +32,17 @@ def home() -> str:
 
 
 def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
-    """Score typed cards: ``5H 5D 5C JS`` with the starter in its own box, after a bar or last.
-
-    The bar form is ``5H 5D 5C JS | 5S``; ranks alone (``5 5 5 J``, starter ``5``) give what
-    is certain and what the suits could add.
+    """Score typed cards (:func:`trainer.show.score_typed`), the starter in its own box.
 
     Returns ``{"breakdown": Breakdown}`` or, for ranks alone, ``{"ranks": RankOnlyScore}``.
 
     Raises:
         CribbageError: for bad cards, a missing or doubled starter, or the wrong count.
     """
-    size = rules.show_size(crib=crib)
-    tokens, starter_token = split_show(
-        cards_text, starter_text, size=size, crib=crib, starter_place="in the starter box"
+    result = score_typed(
+        cards_text, starter_text, crib=crib, rules=rules, starter_place="in the starter box"
     )
-    if is_rank_only([*tokens, starter_token]):
-        return {"ranks": score_ranks(tokens, starter_token, crib=crib, rules=rules)}
-    hand, starter = parse_cards(tokens), Card.parse(starter_token)
-    check_distinct([*hand, starter])
-    return {"breakdown": score_show(hand, starter, crib=crib, rules=rules)}
+    return {"breakdown": result} if isinstance(result, Breakdown) else {"ranks": result}
 
 
 def _kinds_in_order(items: Iterable[ScoreItem]) -> list[Kind]:

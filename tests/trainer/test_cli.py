@@ -60,14 +60,64 @@ def test_rank_only_notation() -> None:
 
 
 def test_score_stdin_keeps_going_after_a_bad_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In ``-`` mode each line gets a JSON object; a bad line an error, the rest still scored."""
-    lines = "5H 5D 5C JS 5S\n5H 5H 5C JS 5S\nZZ 1 2\n4H 4D 5C 5S 6H\n"
+    """In ``-`` mode each line gets a JSON object; a bad line an error with its line number, the
+    rest still scored, and the exit status says some line was bad."""
+    lines = "5H 5D 5C JS 5S\n5H 5H 5C JS 5S\n# a comment\n\nZZ 1 2\n4H 4D 5C 5S 6H\n"
     status, out = run(["score", "--json", "-"], lines, monkeypatch)
     answers = [json.loads(line) for line in out.splitlines()]
-    assert status == 0
+    assert status == 2
     assert [a.get("total") for a in answers] == [29, None, None, 24]
-    assert "twice" in answers[1]["error"]
-    assert "unknown rank" in answers[2]["error"]
+    assert "twice" in answers[1]["error"] and answers[1]["line"] == 2
+    assert "unknown rank 'Z'" in answers[2]["error"] and answers[2]["line"] == 5
+
+
+def test_score_stdin_text_names_each_bad_line_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Text mode: the good lines scored on standard output, each bad one on standard error with
+    its line number, exit status 2."""
+    lines = "5H 5D 5C JS 5S\n5H 5H 5C JS 5S\n5 5 5\n"
+    status, out = run(["score", "-"], lines, monkeypatch)
+    assert status == 2
+    assert "total 29" in out and "error" not in out
+    assert capsys.readouterr().err.splitlines() == [
+        "crib score: line 2: card given twice: '5H'",
+        "crib score: line 3: a hand is 4 cards and a starter: got 3 cards",
+    ]
+
+
+def test_score_stdin_all_good_exits_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line scored: exit status 0."""
+    assert run(["score", "-"], "5H 5D 5C JS 5S\n", monkeypatch)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv, text",
+    [
+        (
+            ["score", "5", "5", "5", "J", "--starter", "5S"],
+            "28; 29 if the jack is the starter's suit",
+        ),
+        (["score", "5 5 5 J | 5S"], "28; 29 if the jack is the starter's suit"),
+        (["score", "5", "5", "5", "JS", "5S"], "29"),
+        (["score", "2H", "4", "6", "8", "KH"], "0; 5 if all five cards are one suit"),
+    ],
+)
+def test_ranks_with_suited_cards(argv: list[str], text: str) -> None:
+    """Ranks beside suited cards (a suited starter, say): each suit typed is known."""
+    assert run(argv) == (0, text + "\n")
+
+
+def test_score_says_his_heels_after_a_jack_starter() -> None:
+    """A jack starter: after the count, a note that the dealer pegs 2 for his heels."""
+    status, out = run(["score", "5H 5D 5C 4S | JD"])
+    assert status == 0
+    assert out.splitlines()[-1] == (
+        "his heels: the dealer pegged 2 when the jack was turned (not part of this count)"
+    )
+    assert out.splitlines()[-1] in run(["score", "--crib", "5 5 5 4 J"])[1]
+    assert "heels" not in run(["score", "5H 5D 5C JS | 5S"])[1]
+    assert "heels" not in run(["score", "--json", "5H 5D 5C 4S | JD"])[1]
 
 
 def test_discard_json_matches_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,14 +162,35 @@ def test_peg_json_matches_engine() -> None:
 
 
 def test_peg_text_labels_goes_and_plays_on() -> None:
-    """A go row says who pegs it; after ``go`` the same player lays every card that fits."""
+    """Under a header, a go row says who pegs it; after ``go`` the same player lays every card
+    that fits."""
     status, out = run(["peg", "10H", "KD", "5C", "go", "4S", "AD", "6H", "--end"])
     assert status == 0
-    rows = out.splitlines()
-    assert [r.split()[0] for r in rows[:6]] == ["P1", "P2", "P1", "P1", "P1", "go:"]
-    assert rows[5].startswith("go: 1 to P1 ")
-    assert rows[6].startswith("P2 6♥") and rows[6].endswith("last card 1")
+    header, *rows = out.splitlines()
+    assert header.split() == ["player", "card", "count", "pegs", "for"]
+    assert [r.split()[:2] for r in rows[:6]] == [
+        ["P1", "10♥"],
+        ["P2", "K♦"],
+        ["P1", "5♣"],
+        ["P1", "4♠"],
+        ["P1", "A♦"],
+        ["P1", "go"],
+    ]
+    assert rows[5].split()[2:] == ["30", "1", "go", "1"]
+    assert rows[6].split() == ["P2", "6♥", "6", "1", "last", "card", "1"]
     assert rows[-1] == "pegged: P1 1, P2 1"
+
+
+def test_peg_text_with_hands_says_pone_and_dealer() -> None:
+    """With both hands the rows and the totals say pone and dealer, not P1 and P2."""
+    hands = ["--pone-hand", "10H 9C 5D 2S", "--dealer-hand", "JD 6C 4H AS"]
+    status, out = run(["peg", *hands, "10H", "JD", "9C", "AS", "5D", "4H", "2S", "6C"])
+    assert status == 0
+    header, *rows = out.splitlines()
+    assert header.split()[0] == "player"
+    assert [r.split()[0] for r in rows[:3]] == ["pone", "dealer", "pone"]
+    assert rows[-1] == "pegged: pone 3, dealer 2"
+    assert "P1" not in out and "P2" not in out
 
 
 def test_peg_with_hands_checks_typed_goes() -> None:
@@ -143,6 +214,9 @@ def test_peg_with_hands_finds_the_go() -> None:
     "argv, message",
     [
         (["score", "5H", "5D", "1C", "JS", "5S"], "unknown rank '1'"),
+        (["score", "foo"], "unknown rank 'fo' in 'foo'"),
+        (["score", "5H", "5D", "5C", "jx", "5S"], "unknown suit 'x' in 'jx'"),
+        (["score", "5h", "5d", "5c", "zh", "5s"], "unknown rank 'z' in 'zh'"),
         (["score", "5H", "5D", "5C", "JS", "5H"], "card given twice"),
         (["score", "5H", "5D", "5C"], "a hand is 4 cards and a starter: got 3 cards"),
         (

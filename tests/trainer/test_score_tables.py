@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from trainer.cards import DECK, Card, parse_cards
 from trainer.rules import FIVE_CARD, SIX_CARD, RuleSet
-from trainer.show import score_show
 from trainer.score_tables import combinations, rank_index, rank_points_array, score_batch
+from trainer.show import score_show
 
 TWENTY_NINE = parse_cards("5H 5D 5C JS 5S")
 ZERO = parse_cards("2C 4D 6H 8S KC")

@@ -24,7 +24,7 @@ from trainer.cards import (
 )
 from trainer.items import Kind, number_words
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
-from trainer.show import heels, score_ranks, score_show
+from trainer.show import Breakdown, heels, score_ranks, score_show, score_typed
 
 KIND_ORDER = [Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS]
 
@@ -463,6 +463,71 @@ def test_score_ranks_rejects(hand: str, starter: str, error: type[Exception], me
     """Bad ranks and impossible hands are errors."""
     with pytest.raises(error, match=re.escape(message)):
         score_ranks(hand, starter)
+
+
+@pytest.mark.parametrize(
+    "hand, starter, text",
+    [
+        ("5 5 5 J", Card.parse("5S"), "28; 29 if the jack is the starter's suit"),
+        (["5", "5", "5", Card.parse("JS")], Card.parse("5S"), "29"),
+        (["5", "5", "5", Card.parse("JH")], Card.parse("5S"), "28"),
+        ([Card.parse("2C"), Card.parse("4H"), 6, 8], "K", "0"),
+        (
+            "2 4 6 8",
+            Card.parse("KH"),
+            "0; 4 if the hand is all one suit; 5 if all five cards are one suit",
+        ),
+    ],
+)
+def test_score_ranks_keeps_known_suits(
+    hand: Sequence[Card | int | str] | str, starter: Card | str, text: str
+) -> None:
+    """A card among the ranks keeps its suit: a suited starter is one more known card."""
+    assert str(score_ranks(hand, starter)) == text
+
+
+def test_score_ranks_refuses_a_known_card_twice() -> None:
+    """The same suited card twice is named, as for whole cards."""
+    with pytest.raises(DuplicateCardError, match="card given twice: '5H'"):
+        score_ranks([Card.parse("5H"), 5, 5, 11], Card.parse("5H"))
+
+
+@pytest.mark.parametrize(
+    "text, starter, crib, expected",
+    [
+        ("5H 5D 5C JS | 5S", None, False, "29"),
+        ("5H 5D 5C JS 5S", None, False, "29"),
+        ("5H 5D 5C JS", "5S", False, "29"),
+        ("2H 4H 6H 8H", "KS", True, "0"),
+        ("5-5-5-J", "5", False, "28; 29 if the jack is the starter's suit"),
+        ("5 5 5 J", "5S", False, "28; 29 if the jack is the starter's suit"),
+    ],
+)
+def test_score_typed(text: str, starter: str | None, crib: bool, expected: str) -> None:
+    """Typed text, the starter apart, after a bar or last: suited cards give the breakdown,
+    any rank alone gives what is certain and what the suits could add."""
+    result = score_typed(text, starter, crib=crib)
+    if expected.isdigit():
+        assert isinstance(result, Breakdown) and result.total == int(expected)
+    else:
+        assert str(result) == expected
+
+
+@pytest.mark.parametrize(
+    "text, starter, error, message",
+    [
+        ("5H 5D 5C JS", None, HandSizeError, "the starter is missing"),
+        ("5H 5D 5C JS | 5S", "6S", HandSizeError, "the starter is given twice"),
+        ("5H 5 5 J", "5H", DuplicateCardError, "card given twice: '5H'"),
+        ("5H 5D 5C foo", "5S", InvalidCardError, "'foo'"),
+    ],
+)
+def test_score_typed_rejects(
+    text: str, starter: str | None, error: type[Exception], message: str
+) -> None:
+    """Bad text is an error in players' words."""
+    with pytest.raises(error, match=re.escape(message)):
+        score_typed(text, starter)
 
 
 @settings(max_examples=40, deadline=None)

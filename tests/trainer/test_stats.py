@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from trainer.rules import FIVE_CARD
-from trainer.stats import MAX_SCORE, Distribution, score_distribution
 from trainer.score_tables import score_batch
+from trainer.stats import MAX_SCORE, Distribution, score_distribution
 
 DEALS = comb(52, 4) * 48
 """Every four-card hand with every starter: 12,994,800."""
