@@ -46,19 +46,50 @@ def _cap_body() -> None:
         abort(413, f"The request is too large: the API takes bodies up to {limit} bytes.")
 
 
+LARGEST_NUMBER = 2**53
+"""The largest magnitude a number in an API body may have: every JSON parser holds integers up
+to it exactly (I-JSON, RFC 7493); no real answer comes near it. Larger ones (an integer too
+big for a float, ``1e400`` parsed as infinity) are refused before anything reads them."""
+
+
 def _no_constant(name: str) -> Any:
     raise InvalidJSONError(f"JSON has no {name}: send a number")
+
+
+def _out_of_range(text: str) -> InvalidJSONError:
+    shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
+    return InvalidJSONError(f"the number {shown} is out of range (the API takes up to 2**53)")
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > len(str(-LARGEST_NUMBER)) or abs(value := int(text)) > LARGEST_NUMBER:
+        raise _out_of_range(text)
+    return value
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if abs(value) > LARGEST_NUMBER:  # infinity too
+        raise _out_of_range(text)
+    return value
 
 
 def _json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what is wrong with it.
 
     Raises:
-        InvalidJSONError: for JSON nested too deeply for the parser, or holding ``NaN`` or
-            ``Infinity`` (which Python's parser takes and JSON does not have).
+        InvalidJSONError: for JSON nested too deeply for the parser, holding ``NaN`` or
+            ``Infinity`` (which Python's parser takes and JSON does not have), or a number
+            beyond :data:`LARGEST_NUMBER`.
     """
     try:
-        data = json.loads(request.get_data(), parse_constant=_no_constant)
+        data = json.loads(
+            request.get_data(),
+            parse_constant=_no_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
+
     except InvalidJSONError:
         raise
     except RecursionError:
