@@ -89,7 +89,6 @@ def _json_body() -> dict[str, Any]:
             parse_int=_parse_int,
             parse_float=_parse_float,
         )
-
     except InvalidJSONError:
         raise
     except RecursionError:

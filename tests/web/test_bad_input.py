@@ -76,6 +76,29 @@ def test_nan_and_infinity_are_a_400(client: FlaskClient, constant: str) -> None:
     ).json["correct"]
 
 
+@pytest.mark.parametrize(
+    "number",
+    ["1" + "0" * 400, "-1" + "0" * 400, "1" + "0" * 5000, "1e400", "-1e400", str(2**53 + 1)],
+    ids=["huge-int", "huge-negative-int", "5001-digits", "1e400", "-1e400", "2**53+1"],
+)
+def test_numbers_out_of_range_are_a_400(app: Flask, client: FlaskClient, number: str) -> None:
+    """A number too large for a float (a 500), or one that parses to infinity (stored as
+    ``Infinity`` on SQLite, a 500 on PostgreSQL) is refused, saying so; nothing is stored."""
+    drill = dealt(client)
+    path = f"/api/drills/{drill['id']}/answer"
+    for where, body in (
+        (path, '{"points": 2, "seconds": ' + number + "}"),
+        (path, '{"points": ' + number + "}"),
+        ("/api/score", score_body('false, "rules": ' + number)),
+    ):
+        status, error = post_raw(client, where, body)
+        assert status == 400, body[:40]
+        assert "out of range" in error and len(error) < 200
+    with app.app_context():
+        assert get_session().scalar(select(Answer.id)) is None
+    assert client.post(path, json={"points": right_points(drill), "seconds": 2.5}).json["correct"]
+
+
 def test_json_bodies_are_capped(client: FlaskClient) -> None:
     """A few KB is plenty for any API body; a bigger one is a 413, and nothing is stored."""
     drill = dealt(client)
