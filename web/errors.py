@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
 from flask.typing import ResponseReturnValue
+from gunicorn.http.errors import NoMoreData, ParseException
 from sqlalchemy.exc import DBAPIError, OperationalError
-from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
+from werkzeug.exceptions import (
+    BadRequest,
+    HTTPException,
+    InternalServerError,
+    ServiceUnavailable,
+)
 
 from trainer.errors import CribbageError
 
@@ -54,6 +60,15 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
     return render_template("error.html", code=400, message=str(error)), 400
 
 
+def handle_unreadable_body(error: Exception) -> ResponseReturnValue:
+    """A request body the server cannot read as HTTP frames it: a 400 naming the fault.
+
+    A chunk size that is not a number, a chunk without its end, a body cut short: the client's
+    fault, so nothing is logged.
+    """
+    return handle_http(BadRequest(f"The request body is malformed: {error}."))
+
+
 def _database_unavailable(error: Exception) -> bool:
     """Whether ``error`` says the database cannot be used, rather than a statement is wrong.
 
@@ -93,4 +108,6 @@ def init_app(app: Flask) -> None:
     """Register the handlers."""
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(CribbageError, handle_bad_input)
+    for unreadable in (ParseException, NoMoreData):  # raised by gunicorn as a view reads
+        app.register_error_handler(unreadable, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

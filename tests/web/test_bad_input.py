@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import socket
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from deploy.local_server import free_port, spawn
 from trainer import score_show
 from web.api import JSON_BODY_LIMIT
 from web.db import get_session
@@ -161,3 +164,32 @@ def test_a_nul_byte_in_a_username_is_refused(client: FlaskClient) -> None:
     assert post_form(client, "/auth/login", form).status_code == 401
     registered = post_form(client, "/auth/register", form)
     assert "Username: 3 to 40" in registered.get_data(as_text=True)
+
+
+BAD_CHUNK = b"ZZ\r\n{}\r\n0\r\n\r\n"
+"""A chunked body whose first chunk size is not hexadecimal."""
+
+
+def test_a_malformed_chunked_body_is_a_400(tmp_path: Path) -> None:
+    """A body whose chunk size is ``ZZ`` (gunicorn's reader raises while a view reads it) is
+    a 400 saying so, on a JSON route and a form route, and no traceback is logged."""
+    port = free_port()
+    server = spawn(port, 1, tmp_path, "chunks")
+    try:
+        for path, content_type in (
+            ("/api/score", "application/json"),
+            ("/auth/login", "application/x-www-form-urlencoded"),
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+                connection.sendall(
+                    f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {content_type}"
+                    "\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+                    + BAD_CHUNK
+                )
+                reply = connection.makefile("rb").read().decode()
+            assert reply.startswith("HTTP/1.1 400"), (path, reply[:200])
+            assert "chunk" in reply.split("\r\n\r\n", 1)[1], path
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
