@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, abort, current_app, request
 from sqlalchemy import Row
@@ -27,11 +28,31 @@ from .openapi import DOCUMENT
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 RULES_BY_KIND = {kind.value: text for kind, text in RULE_TEXT.items()}
+View = TypeVar("View", bound=Callable[..., Any])
 
 
 JSON_BODY_LIMIT = 8 * 1024
-"""Bytes an API body may have: the largest real one (a count by kind) is under 200. The photo
-upload (``POST /api/read``, :mod:`web.photo`) keeps the app's own larger limit."""
+"""Bytes an API body may have: the largest real one (a count by kind) is under 200. A view
+that takes an upload (:func:`takes_upload`: the photo, ``POST /api/read``) keeps the app's own
+larger limit."""
+
+_UPLOAD = "takes_upload"
+
+
+def takes_upload(view: View) -> View:
+    """Mark an API view that takes a multipart upload instead of a JSON body.
+
+    It keeps the app's body limit, and :mod:`web.csrf` takes its multipart body (it still
+    refuses other sites).
+    """
+    setattr(view, _UPLOAD, True)
+    return view
+
+
+def upload_request() -> bool:
+    """Whether this request goes to a view marked :func:`takes_upload`."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, _UPLOAD, False))
 
 
 @bp.before_request
@@ -40,6 +61,8 @@ def _cap_body() -> None:
 
     It is refused before it is read, or while it is read when its length is not announced.
     """
+    if upload_request():
+        return
     limit = min(JSON_BODY_LIMIT, current_app.config["MAX_CONTENT_LENGTH"] or JSON_BODY_LIMIT)
     request.max_content_length = limit
     if (request.content_length or 0) > limit:
@@ -143,13 +166,15 @@ def table() -> dict[str, Any]:
 
     The body: ``{"rules": "six-card", "groups": [{"role": "hand", "cards": [...]}, {"role":
     "crib", ...}, {"role": "starter", "cards": ["5S"]}]}``; each group comes back with its
-    ``score`` (``null`` for the starter).
+    ``score`` (``null`` for the starter). A group not yet named (``"role": null``, a hand or
+    the crib) is scored as a hand, with its ``crib_score`` when a crib flush makes it differ.
     """
     data = _json_body()
     groups = data.get("groups")
     shape_ok = isinstance(groups, list) and all(
         isinstance(g, dict)
-        and isinstance(g.get("role"), str)
+        and "role" in g
+        and isinstance(g["role"], str | None)
         and isinstance(g.get("cards"), list)
         and all(isinstance(c, str) for c in g["cards"])
         for g in groups

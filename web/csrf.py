@@ -8,9 +8,9 @@ The JSON API stays usable from scripts without a browser token. What protects it
 state-changing ``/api`` request must have a JSON body (another site's form can only send
 form-encoded, multipart or plain-text bodies, and a cross-site ``fetch`` with JSON needs a CORS
 preflight the trainer never grants), and a request that says it comes from another site
-(``Origin`` of another host, or ``Sec-Fetch-Site: cross-site``) is refused. The photo reader
-(``POST /api/read``) takes a multipart upload and changes nothing, so only the second check
-applies to it.
+(``Origin`` of another host, or ``Sec-Fetch-Site: cross-site``) is refused. A view marked
+:func:`web.api.takes_upload` (the photo reader, ``POST /api/read``) takes a multipart upload and
+changes nothing, so only the second check applies to it.
 
 ``GET /api/drills/next`` and ``GET /api/daily`` store rows (the deal, so that the answer can be
 graded against it); another site making a browser fetch them only deals that browser a drill
@@ -26,11 +26,10 @@ from flask import Flask, abort, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from .api import upload_request
 from .errors import handle_http
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-MULTIPART_ENDPOINTS = frozenset({"photo.read"})
-"""API endpoints that take an upload rather than JSON (and change nothing)."""
 
 csrf = CSRFProtect()
 
@@ -51,7 +50,7 @@ def _json_api_from_this_site() -> None:
         return
     if _from_another_site():
         abort(403, "The trainer's API does not take requests made by another site's page.")
-    if request.endpoint not in MULTIPART_ENDPOINTS and not request.is_json:
+    if not request.is_json and not upload_request():
         abort(415, "Send a JSON body (Content-Type: application/json).")
 
 
@@ -65,11 +64,10 @@ def _expired_form(error: CSRFError) -> ResponseReturnValue:
 
 def init_app(app: Flask) -> None:
     """Protect the forms with tokens and the JSON API with its body and origin checks."""
-    from . import api, photo
+    from . import api
 
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
     csrf.exempt(api.bp)
-    csrf.exempt(photo.read)
     csrf.init_app(app)
     app.before_request(_json_api_from_this_site)
     app.register_error_handler(CSRFError, _expired_form)

@@ -41,6 +41,16 @@ STRING: Schema = {"type": "string"}
 KIND_NAMES = [kind.value for kind in Kind]
 ROLE_NAMES = [role.value for role in Role]
 
+BREAKDOWN: dict[str, Schema] = {
+    "total": INTEGER,
+    "items": _array({"$ref": "#/components/schemas/Item"}),
+    "hand": CARDS,
+    "starter": STRING,
+    "crib": BOOLEAN,
+    "rules": {"type": "string", "enum": sorted(RULESETS)},
+    "say": STRING,
+}
+
 SCHEMAS: dict[str, Schema] = {
     "Error": _object({"error": STRING}),
     "Item": _object(
@@ -52,18 +62,8 @@ SCHEMAS: dict[str, Schema] = {
         "propertyNames": {"enum": KIND_NAMES},
         "additionalProperties": STRING,
     },
-    "Score": _object(
-        {
-            "total": INTEGER,
-            "items": _array({"$ref": "#/components/schemas/Item"}),
-            "hand": CARDS,
-            "starter": STRING,
-            "crib": BOOLEAN,
-            "rules": {"type": "string", "enum": sorted(RULESETS)},
-            "say": STRING,
-            "rule_text": {"$ref": "#/components/schemas/RuleText"},
-        }
-    ),
+    "Breakdown": _object(BREAKDOWN, description="A hand's or crib's score, item by item"),
+    "Score": _object({**BREAKDOWN, "rule_text": {"$ref": "#/components/schemas/RuleText"}}),
     "Pegging": _object(
         {
             "pegs": _array(
@@ -182,9 +182,13 @@ SCHEMAS: dict[str, Schema] = {
     ),
     "ScoredGroup": _object(
         {
-            "role": {"type": "string", "enum": ROLE_NAMES},
+            "role": {"type": ["string", "null"], "enum": [*ROLE_NAMES, None]},
             "cards": CARDS,
-            "score": {"oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]},
+            "score": {"oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}]},
+            "crib_score": {
+                "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                "description": "A group not yet named: its score as the crib, when that differs",
+            },
         }
     ),
     "Table": _object(
@@ -196,34 +200,44 @@ SCHEMAS: dict[str, Schema] = {
     ),
     "Reading": _object(
         {
+            "rules": {"type": "string", "enum": sorted(RULESETS)},
+            "image_size": _array(INTEGER, minItems=2, maxItems=2),
+            "seconds": NUMBER,
             "cards": _array(
                 _object(
                     {
-                        "card": STRING,
+                        "card": CARD,
                         "confidence": NUMBER,
-                        "box": _array(NUMBER, minItems=4, maxItems=4),
+                        "box": {
+                            "oneOf": [_array(NUMBER, minItems=4, maxItems=4), {"type": "null"}],
+                            "description": "Its corner index on the photo; null when typed",
+                        },
                         "uncertain": BOOLEAN,
-                        "starter": BOOLEAN,
+                        "choices": _array(
+                            CARD, minItems=1, description="What it may be, best first"
+                        ),
                     }
-                )
+                ),
+                description="Every card read, then a starter the player typed",
             ),
-            "starter": {"type": ["string", "null"]},
-            "score": {"oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]},
-            "note": STRING,
-            "image_size": _array(INTEGER, minItems=2, maxItems=2),
-            "seconds": NUMBER,
-            "rules": {"type": "string", "enum": sorted(RULESETS)},
             "groups": _array(
                 _object(
                     {
                         "role": {"type": ["string", "null"], "enum": [*ROLE_NAMES, None]},
-                        "cards": CARDS,
-                        "card_indices": _array(INTEGER),
+                        "name": STRING,
+                        "cards": _array(INTEGER, description="Indices into cards"),
                         "box": {
                             "oneOf": [_array(NUMBER, minItems=4, maxItems=4), {"type": "null"}]
                         },
                         "score": {
-                            "oneOf": [{"$ref": "#/components/schemas/Score"}, {"type": "null"}]
+                            "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                            "description": "As a hand while the role is asked; null for the"
+                            " starter, an unknown starter or a doubtful card",
+                        },
+                        "crib_score": {
+                            "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                            "description": "While the role is asked: the score as the crib,"
+                            " when a crib flush makes it differ",
                         },
                     }
                 ),
@@ -231,14 +245,23 @@ SCHEMAS: dict[str, Schema] = {
             ),
             "question": {
                 "oneOf": [
-                    _object({"kind": STRING, "text": STRING, "choices": {"type": "array"}}),
+                    _object(
+                        {
+                            "kind": {"type": "string", "enum": ["starter", "crib", "groups"]},
+                            "text": STRING,
+                            "choices": _array(
+                                INTEGER, description="Card (starter) or group (crib) indices"
+                            ),
+                        }
+                    ),
                     {"type": "null"},
                 ],
                 "description": "The smallest question that settles an ambiguous layout",
             },
             "left_out": _array(INTEGER, description="Indices of readings left out of the groups"),
+            "note": STRING,
         },
-        *("rules", "groups", "question", "left_out"),
+        additionalProperties=False,
     ),
 }
 
@@ -318,7 +341,14 @@ PATHS: dict[str, Schema] = {
                         "rules": {"type": "string", "enum": sorted(RULESETS)},
                         "groups": _array(
                             _object(
-                                {"role": {"type": "string", "enum": ROLE_NAMES}, "cards": CARDS}
+                                {
+                                    "role": {
+                                        "type": ["string", "null"],
+                                        "enum": [*ROLE_NAMES, None],
+                                        "description": "null: a hand or the crib, not yet named",
+                                    },
+                                    "cards": CARDS,
+                                }
                             ),
                             minItems=1,
                         ),
@@ -375,7 +405,8 @@ PATHS: dict[str, Schema] = {
     "/api/read": {
         "post": {
             "operationId": "readPhoto",
-            "summary": "Read the cards in a photo; score them when a hand and a starter",
+            "summary": "Read the cards in a photo: the table's groups, each scored, and what is"
+            " still asked",
             "requestBody": {
                 "required": True,
                 "content": {

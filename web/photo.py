@@ -1,7 +1,10 @@
-"""The photo page: read the cards in a photo of a hand (``vision``), then score it.
+"""The photo page, and ``POST /api/read``: the cards in a photo, grouped and scored.
 
-``vision`` is imported when a photo arrives, so the trainer runs (and every other page works)
-on a machine without the card model; the reader then answers 503.
+``POST /api/read`` reads the cards (``vision``), groups them into the table's hands, crib and
+starter, and scores each group. It lives on the API blueprint (:mod:`web.api`): scripts use it
+without a page's token, as they use the rest of the API. ``vision`` is imported when a photo
+arrives, so the trainer runs (and every other page works) on a machine without the card model;
+the reader then answers 503.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer.rules import RULESETS, SIX_CARD, get_rules
+from trainer.rules import RULESETS, get_rules
 
+from . import api
 from .pages import checked
 
 bp = Blueprint("photo", __name__)
@@ -23,11 +27,13 @@ def page() -> str:
     return render_template("photo/photo.html", rulesets=RULESETS)
 
 
-@bp.post("/api/read")
+@api.bp.post("/read")
+@api.takes_upload
 def read() -> dict[str, Any]:
-    """Read the cards in ``image`` (multipart), group them and score each settled group.
+    """Read the cards in ``image`` (multipart): the cards, the groups with scores, questions.
 
-    The groups are the table's hands, crib and starter (or one hand and its starter).
+    The groups are the table's hands, crib and starter (or one hand and its starter), each
+    scored as soon as its starter is known (:func:`vision.answer.answer_photo`).
 
     Optional form fields: ``crib`` (a lone hand is the crib), ``starter`` (the starter card,
     when the card set apart is not it, or it is not in the photo), ``players`` (2 to 4) and
@@ -37,25 +43,22 @@ def read() -> dict[str, Any]:
     if upload is None:
         abort(400, "send the photo as the multipart field 'image'")
     try:
+        from vision.answer import answer_photo
         from vision.reader import read_image_bytes
-        from vision.report import read_table, summarize
     except ImportError:
         abort(503, "the card reader is not installed on this server")
     try:
         reading = read_image_bytes(upload.read())  # an ImageError: a 400
     except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
         abort(503, f"the card reader is not available: {error}")
-    crib = checked(request.form, "crib")
-    starter = request.form.get("starter") or None
-    rules = get_rules(request.form["rules"]) if request.form.get("rules") else None
     players = request.form.get("players") or None
     if players is not None and not players.isdigit():
         abort(400, f"players must be 2, 3 or 4, not {players!r}")
-    result: dict[str, Any] = summarize(reading, starter, crib=crib, rules=rules or SIX_CARD)
-    table = read_table(
-        reading, players=players and int(players), rules=rules, starter=starter, crib=crib
+    answer = answer_photo(
+        reading,
+        players=players and int(players),
+        rules=get_rules(request.form["rules"]) if request.form.get("rules") else None,
+        starter=request.form.get("starter") or None,
+        crib=checked(request.form, "crib"),
     )  # a bad starter or players: a 400
-    result.update(table)
-    result["image_size"] = list(reading.image_size)
-    result["seconds"] = round(reading.seconds, 3)
-    return result
+    return answer.to_json()

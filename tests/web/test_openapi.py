@@ -101,3 +101,31 @@ def test_successful_replies_conform(api_schema: Any, client: FlaskClient, kind: 
         check(path, "POST", reply, path_parameters={"drill_id": drill["id"]}, body=body)
     daily = check("/api/daily", "GET", client.get("/api/daily"))
     assert len(daily["drills"]) == 6
+
+
+def test_a_photo_answer_conforms(
+    api_schema: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table read from a photo (the reader stood in for) with the crib asked about, and a
+    hand with a typed starter: each answer matches the document."""
+    from .test_photo import FakeReading, fanned, install_reader, upload
+
+    cards = [
+        *fanned("5H 5D 5C JS", 100, 100),
+        *fanned("2H 4H 6H 8H", 700, 400),
+        *fanned("AC 2C 3C 4D", 100, 400),
+        *fanned("KS", 400, 400),
+    ]
+    install_reader(monkeypatch, lambda data: FakeReading(cards, None))
+    operation = api_schema["/api/read"]["POST"]
+    table = upload(client)
+    assert table.json["groups"][1]["crib_score"] is not None
+    operation.Case(media_type="multipart/form-data").validate_response(
+        table, excluded_checks=[positive_data_acceptance]
+    )
+    install_reader(monkeypatch, lambda data: FakeReading(fanned("5H 5D 5C JS", 100, 100), None))
+    typed = upload(client, starter="5S")
+    assert typed.json["cards"][4]["box"] is None
+    operation.Case(media_type="multipart/form-data").validate_response(
+        typed, excluded_checks=[positive_data_acceptance]
+    )

@@ -19,6 +19,10 @@ from flask.testing import FlaskClient
 from trainer import score_show
 from vision.errors import ImageError
 
+FLUSH = ["2H", "4H", "6H", "8H"]
+"""A flush of four: 4 more in a hand than in the crib (with a starter of another suit)."""
+OTHER = ["AC", "2C", "3C", "4D"]
+
 
 @dataclasses.dataclass
 class FakeCard:
@@ -28,6 +32,7 @@ class FakeCard:
     uncertain: bool = False
     corners: tuple[tuple[float, float, float, float], ...] = ()
     body: int | None = None
+    choices: tuple[str, ...] = ()
 
     @property
     def position(self) -> tuple[float, float]:
@@ -56,11 +61,15 @@ def install_reader(monkeypatch: pytest.MonkeyPatch, read: Any) -> None:
     monkeypatch.setitem(sys.modules, "vision.reader", module)
 
 
-def upload(client: FlaskClient, crib: bool = False, data: bytes = b"\x89PNG fake") -> Any:
-    """POST a photo to /api/read."""
+def upload(
+    client: FlaskClient, crib: bool = False, data: bytes = b"\x89PNG fake", starter: str = ""
+) -> Any:
+    """POST a photo to /api/read (with the starter typed, when given)."""
     form: dict[str, Any] = {"image": (io.BytesIO(data), "hand.png")}
     if crib:
         form["crib"] = "1"
+    if starter:
+        form["starter"] = starter
     return client.post("/api/read", data=form, content_type="multipart/form-data")
 
 
@@ -74,14 +83,39 @@ def test_photo_page(client: FlaskClient) -> None:
 def test_four_and_a_starter_are_scored(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch, crib: bool
 ) -> None:
-    """Exactly four cards and a starter: the cards with boxes, and the engine's score."""
+    """Exactly four cards and a starter: one answer, the cards with their boxes and the
+    groups with the engine's score (no second analysis beside it)."""
     codes = ["2H", "4H", "6H", "8H", "KS"]
-    install_reader(monkeypatch, lambda data: FakeReading([FakeCard(c) for c in codes], 4))
+    read = [FakeCard(c, choices=(c,)) for c in codes]
+    read[1] = FakeCard("4H", 0.85, choices=("4H", "4D"))
+    install_reader(monkeypatch, lambda data: FakeReading(read, 4))
     result = upload(client, crib=crib).json
+    assert sorted(result) == [
+        *("cards", "groups", "image_size", "left_out", "note", "question", "rules", "seconds")
+    ]
     assert [c["card"] for c in result["cards"]] == codes
-    assert result["cards"][4]["starter"] and result["starter"] == "KS"
-    assert result["cards"][0]["box"] == [10.0, 20.0, 30.0, 50.0]
-    assert result["score"] == score_show(codes[:4], "KS", crib=crib).to_json()
+    assert result["cards"][0] == {
+        "card": "2H",
+        "confidence": 0.99,
+        "box": [10.0, 20.0, 30.0, 50.0],
+        "uncertain": False,
+        "choices": ["2H"],
+    }
+    assert result["cards"][1]["choices"] == ["4H", "4D"]
+    hand, starter = result["groups"]
+    assert hand["role"] == ("crib" if crib else "hand") and hand["cards"] == [0, 1, 2, 3]
+    assert hand["score"] == score_show(codes[:4], "KS", crib=crib).to_json()
+    assert starter == {
+        "role": "starter",
+        "name": "the starter",
+        "cards": [4],
+        "box": [10.0, 20.0, 30.0, 50.0],
+        "score": None,
+        "crib_score": None,
+    }
+    assert result["question"] is None and result["note"].endswith(
+        f"scores {hand['score']['total']}"
+    )
 
 
 def test_uncertain_or_missing_starter_is_not_scored(
@@ -91,9 +125,11 @@ def test_uncertain_or_missing_starter_is_not_scored(
     unsure = [FakeCard("5H"), FakeCard("5D", 0.4, uncertain=True), FakeCard("5C"), FakeCard("JS")]
     install_reader(monkeypatch, lambda data: FakeReading([*unsure, FakeCard("5S")], 4))
     result = upload(client).json
-    assert result["score"] is None and result["cards"][1]["uncertain"] is True
-    install_reader(monkeypatch, lambda data: FakeReading([FakeCard("5H"), FakeCard("5D")], None))
-    assert upload(client).json["starter"] is None
+    assert result["groups"][0]["score"] is None and result["cards"][1]["uncertain"] is True
+    assert "check 5D: read with low confidence" in result["note"]
+    install_reader(monkeypatch, lambda data: FakeReading(fanned("5H 5D 5C JS", 100, 100), None))
+    alone = upload(client).json
+    assert alone["question"]["kind"] == "starter" and alone["groups"][0]["score"] is None
 
 
 def test_reader_errors(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -154,6 +190,8 @@ def test_a_whole_table_comes_back_grouped_and_scored(
     assert len(result["cards"]) == 13 and result["rules"] == "six-card"
     groups = result["groups"]
     assert [g["role"] for g in groups] == ["hand", "hand", "crib", "starter"]
+    assert [g["name"] for g in groups] == ["hand 1", "hand 2", "the crib", "the starter"]
+    assert groups[0]["cards"] == [0, 1, 2, 3] and groups[3]["cards"] == [12]
     assert groups[0]["score"] == score_show(["5H", "5D", "5C", "JS"], "5S").to_json()
     assert groups[2]["score"] == score_show(["AC", "2C", "3C", "4D"], "5S", crib=True).to_json()
     assert groups[0]["box"] == [90.0, 85.0, 185.0, 115.0] and result["question"] is None
@@ -180,9 +218,55 @@ def test_hand_alone_with_a_typed_starter(
     install_reader(monkeypatch, lambda data: FakeReading(fanned("5H 5D 5C JS", 100, 100), None))
     alone = upload(client).json
     assert alone["question"]["kind"] == "starter" and alone["groups"][0]["role"] == "hand"
-    form: dict[str, Any] = {"image": (io.BytesIO(b"\x89PNG fake"), "hand.png"), "starter": "5s"}
-    typed = client.post("/api/read", data=form, content_type="multipart/form-data").json
-    assert typed["groups"][0]["score"]["total"] == 29 and typed["groups"][1]["cards"] == ["5S"]
+    typed = upload(client, starter="5s").json
+    assert typed["groups"][0]["score"]["total"] == 29 and typed["groups"][1]["cards"] == [4]
+    assert typed["cards"][4] == {
+        "card": "5S",
+        "confidence": 1.0,
+        "box": None,
+        "uncertain": False,
+        "choices": ["5S"],
+    }
+
+
+def test_before_the_crib_is_named_every_group_is_scored(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crib equally near the starter as a hand: the question, and each group's score at
+    once, as a hand and (where a crib flush makes them differ) as the crib."""
+    cards = [
+        *fanned("5H 5D 5C JS", 100, 100),
+        *fanned("2H 4H 6H 8H", 700, 400),
+        *fanned("AC 2C 3C 4D", 100, 400),
+        *fanned("KS", 400, 400),
+    ]
+    install_reader(monkeypatch, lambda data: FakeReading(cards, None))
+    result = upload(client).json
+    assert result["question"]["kind"] == "crib"
+    groups = {tuple(result["cards"][i]["card"] for i in g["cards"]): g for g in result["groups"]}
+    flush = groups[("2H", "4H", "6H", "8H")]
+    assert flush["role"] is None and flush["score"] == score_show(FLUSH, "KS").to_json()
+    assert flush["crib_score"] == score_show(FLUSH, "KS", crib=True).to_json()
+    other = groups[("AC", "2C", "3C", "4D")]
+    assert other["score"]["total"] == score_show(OTHER, "KS").total
+    assert other["crib_score"] is None
+    total = score_show(FLUSH, "KS").total
+    assert f"scores {total} ({total - 4} if it is the crib)" in result["note"]
+
+
+def test_table_not_yet_named_is_rescored(client: FlaskClient) -> None:
+    """POST /api/table takes a group not yet named (role null) and scores it both ways."""
+    body = {
+        "groups": [
+            {"role": None, "cards": FLUSH},
+            {"role": "hand", "cards": OTHER},
+            {"role": "starter", "cards": ["KC"]},
+        ]
+    }
+    groups = client.post("/api/table", json=body).json["groups"]
+    assert groups[0]["score"] == score_show(FLUSH, "KC").to_json()
+    assert groups[0]["crib_score"] == score_show(FLUSH, "KC", crib=True).to_json()
+    assert groups[1]["crib_score"] is None
 
 
 def test_table_rescored(client: FlaskClient) -> None:
@@ -199,7 +283,7 @@ def test_table_rescored(client: FlaskClient) -> None:
     assert groups[0]["score"] == score_show(["2H", "4H", "6H", "8H"], "KC").to_json()
     assert groups[1]["score"] == score_show(["2S", "4S", "6S", "8S"], "KC", crib=True).to_json()
     assert groups[0]["score"]["total"] == groups[1]["score"]["total"] + 4
-    assert groups[2] == {"role": "starter", "cards": ["KC"], "score": None}
+    assert groups[2] == {"role": "starter", "cards": ["KC"], "score": None, "crib_score": None}
 
 
 @pytest.mark.parametrize(
