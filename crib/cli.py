@@ -1,12 +1,15 @@
 """Build the ``crib`` parser from each package's subcommands, run one, report bad input.
 
 Bad input (a :class:`~trainer.errors.CribbageError`, or a file that cannot be read) gets one
-line on standard error and exit status 2, never a traceback.
+line on standard error and exit status 2, never a traceback. Output to a pipe whose reader has
+gone (``crib stats | head``) ends the command quietly, as Unix tools do.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -14,10 +17,14 @@ from typing import TextIO
 import trainer.cli
 import vision.cli
 import web.cli
+from trainer.cli import os_error_words
 from trainer.errors import CribbageError
 
 EXIT_USAGE = 2
 """Exit status for bad input, as argparse uses for a bad command line."""
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""Exit status when the reader of standard output has gone, as the shell reports a tool that
+SIGPIPE stopped."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,9 +39,24 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the ``crib`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
+    out = out or sys.stdout
     try:
-        status: int = args.run(args, out or sys.stdout)
-    except (CribbageError, OSError) as e:
+        status: int = args.run(args, out)
+        out.flush()  # a closed pipe is found here, not at exit
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except CribbageError as e:
         print(f"crib {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as e:
+        print(f"crib {args.command}: error: {os_error_words(e)}", file=sys.stderr)
+        return EXIT_USAGE
     return status
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so the flush at exit finds no closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

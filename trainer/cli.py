@@ -161,18 +161,53 @@ def _rules(name: str) -> RuleSet:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def os_error_words(error: OSError, what: str = "file") -> str:
+    """A file that cannot be read or written, in words (never ``[Errno 2] ...``).
+
+    Args:
+        error: the error the file gave.
+        what: what the file should have been, for a folder given instead (``"photo"``).
+
+    >>> os_error_words(FileNotFoundError(2, "No such file or directory", "deals.txt"))
+    'no such file: deals.txt'
+    >>> os_error_words(IsADirectoryError(21, "Is a directory", "photos"), "photo")
+    'photos is a folder, not a photo'
+    """
+    name = error.filename
+    if name is None or error.strerror is None:
+        return str(error)
+    if isinstance(error, FileNotFoundError):
+        return f"no such file: {name}"
+    if isinstance(error, IsADirectoryError):
+        return f"{name} is a folder, not a {what}"
+    if isinstance(error, PermissionError):
+        return f"permission denied: {name}"
+    return f"{name}: {error.strerror[:1].lower()}{error.strerror[1:]}"
+
+
 def add_json_option(parser: argparse.ArgumentParser) -> None:
     """``--json``: machine-readable output (every subcommand but ``serve`` has it)."""
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def add_rules_option(parser: argparse.ArgumentParser) -> None:
-    """``--rules NAME``: the rule set, as a :class:`~trainer.rules.RuleSet` (six-card default)."""
+def add_rules_option(parser: argparse.ArgumentParser, *, by_table: bool = False) -> None:
+    """``--rules NAME``: the rule set, as a :class:`~trainer.rules.RuleSet` (six-card default).
+
+    Args:
+        parser: the subcommand's parser.
+        by_table: leave it ``None`` when not given (``crib read --show`` then takes the rule
+            set from the players or the cards on the table, else six-card).
+    """
+    default = (
+        "six-card; with --show, the one --players or the cards read make"
+        if by_table
+        else "%(default)s"
+    )
     parser.add_argument(
         "--rules",
         type=_rules,
-        default="six-card",
-        help=f"rule set: {', '.join(RULESETS)} (default: %(default)s)",
+        default=None if by_table else "six-card",
+        help=f"rule set: {', '.join(RULESETS)} (default: {default})",
     )
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 
 import pytest
 
-from crib.cli import EXIT_USAGE, build_parser, main
+from crib.cli import EXIT_BROKEN_PIPE, EXIT_USAGE, build_parser, main
+from trainer.cli import os_error_words
 
 
 def test_every_subcommand_is_assembled() -> None:
@@ -51,3 +53,37 @@ def test_bad_input_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> 
     err = capsys.readouterr().err
     assert status == EXIT_USAGE
     assert err == "crib score: error: unknown rank '1' in '1C' (use A,2-10,J,Q,K)\n"
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """``crib stats | head -c 400``: the reader gone, the command stops without a word, as Unix
+    tools do (here the pipe's reading end is closed before anything is written)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "wb") as stdout:
+        result = subprocess.run(
+            [sys.executable, "-m", "crib", "stats"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert result.stderr == ""
+    assert result.returncode == EXIT_BROKEN_PIPE
+
+
+@pytest.mark.parametrize(
+    "error, words",
+    [
+        (
+            FileNotFoundError(2, "No such file or directory", "nosuch.txt"),
+            "no such file: nosuch.txt",
+        ),
+        (IsADirectoryError(21, "Is a directory", "deals"), "deals is a folder, not a file"),
+        (PermissionError(13, "Permission denied", "secret"), "permission denied: secret"),
+        (OSError("could not write 'x.jpg'"), "could not write 'x.jpg'"),
+    ],
+)
+def test_file_errors_are_said_in_words(error: OSError, words: str) -> None:
+    """A file that cannot be read is named in words, never as ``[Errno 2]``."""
+    assert os_error_words(error) == words
