@@ -9,11 +9,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from trainer.cli import add_json_option, add_rules_option
+from trainer.cards import as_card, split_tokens
+from trainer.cli import add_json_option, add_rules_option, os_error_words
 from trainer.errors import CribbageError
 from trainer.rules import SIX_CARD
+
+if TYPE_CHECKING:
+    from .reader import Reading
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,13 +38,20 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="score every hand on the table: the hands, the crib and the starter",
     )
     read.add_argument(
+        "--groups",
+        metavar="'CARDS / CARDS / ...'",
+        help="with --show, for one photo: the groups on the table, each one's cards separated "
+        "by '/': the hands, then the crib, then the starter (or give --starter); every card "
+        "named must have been read",
+    )
+    read.add_argument(
         "--players",
         type=int,
         help="players at the table, with --show (default: from the rules or the count)",
     )
     add_json_option(read)
-    add_rules_option(read)
-    read.set_defaults(run=read_photos, rules=None)  # None: six-card, or from the table's count
+    add_rules_option(read, by_table=True)
+    read.set_defaults(run=read_photos)
 
     evaluate = commands.add_parser("eval-vision", help="measure the card reader on labelled photos")
     evaluate.add_argument("directory", help="folder with images/ and labels.json")
@@ -60,11 +71,17 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
             raise CribbageError("--players goes with --show (scoring every hand on the table)")
         table_rules(0, players=args.players, rules=args.rules)  # before any photo is read
     if args.crib_card is not None:
-        from trainer.cards import as_card
-
         if not args.show:
             raise CribbageError("--crib-card goes with --show (scoring every hand on the table)")
         as_card(args.crib_card)  # before any photo is read
+    named = None if args.groups is None else parse_groups(args.groups)
+    if named is not None:
+        if not args.show:
+            raise CribbageError("--groups goes with --show (scoring every hand on the table)")
+        if args.crib_card is not None:
+            raise CribbageError("--groups names the crib (the last group): leave out --crib-card")
+        if len(args.photos) > 1:
+            raise CribbageError("--groups names the groups of one photo: give one photo")
     if args.annotate:
         check_annotate_target(Path(args.annotate), several=len(args.photos) > 1)
     status = 0
@@ -74,7 +91,9 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
             reading = read_image_bytes(data)
             rules = args.rules or SIX_CARD
             summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
-            if args.show:
+            if named is not None:
+                summary.update(_read_named(reading, named, args))
+            elif args.show:
                 summary.update(
                     read_table(
                         reading,
@@ -87,10 +106,14 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
                 )
         except (OSError, CribbageError) as e:
             status = 2
+            error = os_error_words(e, "photo") if isinstance(e, OSError) else f"{photo}: {e}"
             if args.json:
-                print(json.dumps({"image": photo, "error": str(e)}), file=out)
+                print(
+                    json.dumps({"image": photo, "error": error.removeprefix(f"{photo}: ")}),
+                    file=out,
+                )
             else:
-                print(f"crib read: {photo}: {e}", file=sys.stderr)
+                print(f"crib read: {error}", file=sys.stderr)
             continue
         if args.annotate:
             _write_annotated(data, summary, photo, Path(args.annotate))
@@ -101,6 +124,41 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
         else:
             print(_format(photo, summary), file=out)
     return status
+
+
+def parse_groups(text: str) -> list[list[str]]:
+    """The cards of each group of ``--groups`` (``"5H 5D 5C JS / 2H 4H 6H 8H / 5S"``).
+
+    Raises:
+        InvalidCardError: For a token that is not a card (before any photo is read).
+
+    >>> parse_groups("5h 5d 5c js / 5s")
+    [['5H', '5D', '5C', 'JS'], ['5S']]
+    """
+    return [[str(as_card(t)) for t in split_tokens(part)] for part in text.split("/")]
+
+
+def _read_named(
+    reading: Reading, named: list[list[str]], args: argparse.Namespace
+) -> dict[str, Any]:
+    """The table as ``--groups`` names it, summarized as :func:`vision.report.read_table` does.
+
+    A card named is taken as read (the player has checked it), even one read unsure.
+    """
+    import dataclasses
+
+    from .grouping import name_groups, table_rules
+    from .report import summarize_table
+
+    count = sum(map(len, named)) + (args.starter is not None)
+    rules = table_rules(count, players=args.players, rules=args.rules)
+    layout = name_groups(reading.cards, named, rules, starter=args.starter, crib=args.crib)
+    named_cards = {i for g in layout.groups for i in g.cards}
+    checked = [
+        dataclasses.replace(c, uncertain=False) if i in named_cards else c
+        for i, c in enumerate(reading.cards)
+    ]
+    return summarize_table(dataclasses.replace(reading, cards=checked), layout)
 
 
 def check_annotate_target(target: Path, *, several: bool) -> None:
@@ -137,7 +195,8 @@ def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: P
     from .upload import decode_image
 
     path = target / f"{Path(photo).stem}-read.jpg" if target.is_dir() else target
-    if not cv2.imwrite(str(path), annotate(decode_image(data), summary["cards"])):
+    drawn = annotate(decode_image(data), summary["cards"], summary.get("groups", ()))
+    if not cv2.imwrite(str(path), drawn):
         raise OSError(f"could not write {str(path)!r}")
 
 
@@ -149,14 +208,15 @@ def _format_table(photo: str, summary: dict[str, Any]) -> str:
     count = len(summary["cards"])
     lines = [f"{photo}: {count} card{'' if count == 1 else 's'} read ({summary['rules']})"]
     roles = [Role(g["role"]) if g["role"] else None for g in groups]
-    for name, group in zip(group_names(roles), groups, strict=True):
+    for k, (name, group) in enumerate(zip(group_names(roles), groups, strict=True)):
         read = [summary["cards"][i] for i in group["card_indices"]]
         cards = " ".join(f"{c['card']}{'?' if c['uncertain'] else ''}" for c in read)
         if not read:  # a starter the player typed
             cards = f"{group['cards'][0]} (typed)"
         score = group["score"]
         total = "" if score is None else f"  {score['total']}"
-        lines.append(f"{name.removeprefix('the ')}: {cards}{total}")
+        shown = name.removeprefix("the ") if group["role"] else f"group {k + 1}"
+        lines.append(f"{shown}: {cards}{total}")
         if score is not None:
             lines += [
                 f"  {i['kind']:<18} {' '.join(i['cards']):<16} {i['points']:>2}"
@@ -166,14 +226,39 @@ def _format_table(photo: str, summary: dict[str, Any]) -> str:
     if summary["left_out"]:
         left = " ".join(f"{summary['cards'][i]['card']}?" for i in summary["left_out"])
         lines.append(f"left out: {left}")
-    if summary["note"]:
-        lines.append(f"note: {summary['note']}")
     question = summary["question"]
-    if question is not None and question["kind"] == "starter":
-        lines.append("  (give the starter with --starter CARD)")
-    if question is not None and question["kind"] == "crib":
-        lines.append("  (name a card of the crib with --crib-card CARD)")
+    if question is None:
+        if summary["note"]:
+            lines.append(f"note: {summary['note']}")
+    else:
+        lines += _question_lines(question, summary)
     return "\n".join(lines)
+
+
+def _question_lines(question: dict[str, Any], summary: dict[str, Any]) -> list[str]:
+    """The reader's question, its choices, and the option of ``crib read`` that answers it."""
+    lines = [f"question: {question['text']}"]
+    choices = question["choices"]
+    if question["kind"] == "starter":
+        cards = [summary["cards"][i]["card"] for i in choices]
+        lines += [f"  {n}. {card}" for n, card in enumerate(cards, start=1)]
+        example = f" (e.g. --starter {cards[0]})" if cards else ""
+        lines.append(f"answer with --starter CARD{example}")
+    elif question["kind"] == "crib":
+        groups = summary["groups"]
+        lines += [f"  {k + 1}. {' '.join(groups[k]['cards'])}" for k in choices]
+        first = choices[0]
+        lines.append(
+            f"answer with --crib-card CARD: a card of the crib "
+            f"(e.g. --crib-card {groups[first]['cards'][0]} for group {first + 1})"
+        )
+    else:
+        found = " / ".join(" ".join(g["cards"]) for g in summary["groups"])
+        lines.append(
+            'answer with --groups "CARDS / CARDS / ...": the hands, then the crib, then the '
+            f'starter; here as found: --groups "{found}"'
+        )
+    return lines
 
 
 def _format(photo: str, summary: dict[str, Any]) -> str:
@@ -182,13 +267,17 @@ def _format(photo: str, summary: dict[str, Any]) -> str:
         f" {c['confidence']:.2f}"
         for c in summary["cards"]
     )
+    if summary["starter"] is not None and not any(c["starter"] for c in summary["cards"]):
+        cards += f"  {summary['starter']} (starter, typed)"
     lines = [f"{photo}: {cards}"]
     score = summary["score"]
     if score is not None:
         lines += [
             f"  {i['kind']:<18} {' '.join(i['cards']):<16} {i['points']:>2}" for i in score["items"]
         ]
-        lines.append(f"total {score['total']}")
+        lines.append(
+            f"total {score['total']} ({'crib' if score['crib'] else 'hand'}, {score['rules']})"
+        )
         lines.append(score["say"])
     else:
         lines.append(f"  no score: {summary['note']}")

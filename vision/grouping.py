@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from trainer.cards import as_card
+from trainer.cards import as_card, check_distinct
 from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
@@ -571,4 +571,84 @@ def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layou
     return dataclasses.replace(layout, groups=tuple(groups), question=question)
 
 
-__all__ = ["CardGroup", "Layout", "Question", "group_cards", "mark_crib", "table_rules"]
+def name_groups(
+    cards: Sequence[DetectedCard],
+    named: Sequence[Sequence[str]],
+    rules: RuleSet,
+    *,
+    starter: str | None = None,
+    crib: bool = False,
+) -> Layout:
+    """The layout the player names, group by group, when the photo's cannot be found.
+
+    The groups are the hands, then the crib, then the starter (or the starter is ``starter``):
+    a lone group is the hand (the crib with ``crib``); of several, the last is the crib. Every
+    card of a hand or the crib must have been read; the starter may be typed. Cards read but
+    not named are left out.
+
+    Args:
+        cards (Sequence[DetectedCard]): The cards read.
+        named (Sequence[Sequence[str]]): Each group's cards, as typed.
+        rules (RuleSet): The rule set (sizes are checked when the table is scored).
+        starter (str | None): The starter, when named apart from the groups.
+        crib (bool): A lone group is the crib.
+
+    Returns:
+        (Layout): The groups with their roles, no question.
+
+    Raises:
+        InvalidCardError: For a token that is not a card.
+        DuplicateCardError: For a card named twice.
+        TableError: For an empty group, no starter, or a card named that was not read.
+    """
+    groups = [[str(as_card(token)) for token in group] for group in named]
+    for number, group in enumerate(groups, start=1):
+        if not group:
+            raise TableError(f"group {number} has no cards")
+    if starter is None:
+        if len(groups) < 2 or len(groups[-1]) != 1:
+            raise TableError(
+                "name the starter: one card as the last group (... / 5S), or with --starter"
+            )
+        starter = groups.pop()[0]
+    turned = str(as_card(starter))
+    check_distinct([as_card(code) for code in (*(c for g in groups for c in g), turned)])
+    unused = list(range(len(cards)))
+
+    def take(code: str) -> int | None:
+        """The first card read as ``code`` that no group has taken yet."""
+        index = next((i for i in unused if cards[i].card == code), None)
+        if index is not None:
+            unused.remove(index)
+        return index
+
+    found: list[CardGroup] = []
+    for number, group in enumerate(groups, start=1):
+        role = Role.CRIB if (crib or number > 1) and number == len(groups) else Role.HAND
+        indices = [take(code) for code in group]
+        missing = [code for code, i in zip(group, indices, strict=True) if i is None]
+        if missing:
+            raise TableError(
+                f"{' '.join(missing)} {'was' if len(missing) == 1 else 'were'} "
+                "not read in the photo: name only cards read"
+            )
+        members = [i for i in indices if i is not None]
+        found.append(CardGroup(role, tuple(members), _box(cards, members)))
+    at = take(turned)
+    found.append(
+        CardGroup(Role.STARTER, (at,), _box(cards, [at]))
+        if at is not None
+        else CardGroup(Role.STARTER, (), None, typed=turned)
+    )
+    return Layout(tuple(found), rules, None, tuple(unused))
+
+
+__all__ = [
+    "CardGroup",
+    "Layout",
+    "Question",
+    "group_cards",
+    "mark_crib",
+    "name_groups",
+    "table_rules",
+]

@@ -90,13 +90,54 @@ def test_crib_read_json_on_real_photos(real_dir: Path, tmp_path: Path) -> None:
 
 
 def test_crib_read_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A file that is not an image, or is missing: a clear line each, exit status 2."""
+    """A file that is not an image, missing, or a folder: a clear line each in words (no
+    ``[Errno 2]``), exit status 2."""
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
-    assert main(["read", str(text), str(tmp_path / "missing.jpg")], io.StringIO()) == 2
+    missing = tmp_path / "missing.jpg"
+    assert main(["read", str(text), str(missing), str(tmp_path)], io.StringIO()) == 2
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2
-    assert "not an image" in err[0] and "No such file" in err[1]
+    assert len(err) == 3
+    assert "not an image" in err[0]
+    assert err[1] == f"crib read: no such file: {missing}"
+    assert err[2] == f"crib read: {tmp_path} is a folder, not a photo"
+    assert main(["read", "--json", str(missing)], out := io.StringIO()) == 2
+    assert json.loads(out.getvalue()) == {
+        "image": str(missing),
+        "error": f"no such file: {missing}",
+    }
+
+
+def fake_reader(monkeypatch: pytest.MonkeyPatch, read: Reading) -> None:
+    """``crib read`` reads ``read`` from any file, and decodes it as a blank 1000x800 photo."""
+    import vision.reader
+
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    monkeypatch.setattr(
+        "vision.upload.decode_image", lambda data: np.full((800, 1000, 3), 255, np.uint8)
+    )
+
+
+def test_read_shows_a_typed_starter_and_says_crib(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--starter 5S`` not in the photo is on the card line; ``--crib`` says crib."""
+    fake_reader(monkeypatch, reading(["5H", "5D", "5C", "JS"], None))
+    out = io.StringIO()
+    assert main(["read", "--starter", "5s", __file__], out) == 0
+    first, *_, total, _ = out.getvalue().splitlines()
+    assert first.endswith("  5S (starter, typed)")
+    assert total == "total 29 (hand, six-card)"
+    out = io.StringIO()
+    assert main(["read", "--crib", "--starter", "5S", __file__], out) == 0
+    assert "total 29 (crib, six-card)" in out.getvalue().splitlines()
+
+
+def test_read_rules_help_names_the_real_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """``crib read --help``: the rule set's default is six-card (or the table's, with --show)."""
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "(default: None)" not in help_text
+    assert "default: six-card" in help_text
 
 
 def test_eval_vision_json(real_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -276,3 +317,152 @@ def test_read_crib_card_is_checked_before_reading(
     assert main(["read", *args, "no-such-photo.jpg"]) == 2
     err = capsys.readouterr().err
     assert message in err and "no-such-photo" not in err
+
+
+def test_read_show_prints_the_crib_question_with_its_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The question, each group it may be with its cards, and the option that answers it."""
+    fake_reader(
+        monkeypatch,
+        table_reading([*TWO_HANDS[:2], ("AC 2C 3C 4D", 900, 400), ("5S", 137, 400)]),
+    )
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    lines = out.getvalue().splitlines()
+    at = lines.index("question: Which group is the crib?")
+    assert lines[at + 1 : at + 5] == [
+        "  1. 5H 5D 5C JS",
+        "  2. 2H 4H 6H 8H",
+        "  3. AC 2C 3C 4D",
+        "answer with --crib-card CARD: a card of the crib (e.g. --crib-card 5H for group 1)",
+    ]
+
+
+def test_read_show_prints_the_starter_question_with_its_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Which card is the starter: the cards it may be, and --starter to say it."""
+    fake_reader(monkeypatch, table_reading(TWO_HANDS[:1]))
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    text = out.getvalue()
+    assert "question: The starter is not in the photo: what is it?" in text
+    assert "answer with --starter CARD" in text
+
+
+UNGROUPED = [("5H 5D 5C JS 2H 4H", 100, 100), ("6H 8H", 300, 300), ("AC 2C 3C 4D", 700, 700)]
+"""Twelve cards that do not fall into a two-player table's groups."""
+
+
+def test_read_show_cannot_group_says_how_to_name_the_groups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cards do not make the table's groups: the question, and --groups with the groups
+    found, ready to be edited."""
+    fake_reader(monkeypatch, table_reading(UNGROUPED))
+    out = io.StringIO()
+    assert main(["read", "--show", __file__], out) == 0
+    text = out.getvalue()
+    assert "question: Read 12 cards" in text
+    assert (
+        'answer with --groups "CARDS / CARDS / ...": the hands, then the crib, then the '
+        'starter; here as found: --groups "5H 5D 5C JS 2H 4H / 6H 8H / AC 2C 3C 4D"'
+    ) in text
+
+
+def test_read_show_groups_named_on_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--groups``: the hands, then the crib, then the starter, each group's cards separated
+    by ``/``; every group is scored by its role."""
+    fake_reader(monkeypatch, table_reading(UNGROUPED))
+    out = io.StringIO()
+    groups = "5h 5d 5c js / 2h 4h 6h 8h / ac 2c 3c 4d"
+    assert (
+        main(["read", "--show", "--json", "--groups", groups, "--starter", "KS", __file__], out)
+        == 0
+    )
+    answer = json.loads(out.getvalue())
+    assert answer["question"] is None
+    assert [(g["role"], g["cards"]) for g in answer["groups"]] == [
+        ("hand", ["5H", "5D", "5C", "JS"]),
+        ("hand", ["2H", "4H", "6H", "8H"]),
+        ("crib", ["AC", "2C", "3C", "4D"]),
+        ("starter", ["KS"]),
+    ]
+    assert (
+        answer["groups"][2]["score"]
+        == score_show(["AC", "2C", "3C", "4D"], "KS", crib=True).to_json()
+    )
+    out = io.StringIO()
+    groups = "5H 5D 5C JS / 2H 4H 6H 8H / AC 2C 3C / 4D"
+    assert main(["read", "--show", "--json", "--groups", groups, __file__], out) == 0
+    answer = json.loads(out.getvalue())
+    assert answer["note"].startswith("no score: the crib has 3 cards")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--groups", "5H 5D 5C JS / 2H 4H 6H 9H / AC 2C 3C 4D / 5S"], "9H was not read"),
+        (["--groups", "5H 5D 5C JS / / AC 2C 3C 4D / 5S"], "group 2 has no cards"),
+        (["--groups", "5H 5D 5C JS / 5H 4H 6H 8H / AC 2C 3C 4D / 5S"], "card given twice: '5H'"),
+        (["--groups", "5H 5D 5C JS / 2H 4H 6H 8H / AC 2C 3C 4D"], "the starter"),
+        (["--groups", "5H 5D 5C JS / 2H 4H 6H 8H / AC 2C 3C 4D / 5X"], "unknown suit 'X'"),
+    ],
+)
+def test_read_show_groups_refused_in_words(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    """A card named that was not read, an empty group, a card twice, no starter: one line."""
+    fake_reader(monkeypatch, table_reading(UNGROUPED))
+    assert main(["read", "--show", *args, __file__], io.StringIO()) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and message in err[0], err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--groups", "5H / 5S"], "--groups goes with --show"),
+        (["--show", "--groups", "5H / 5S", "--crib-card", "5H"], "--groups names the crib"),
+    ],
+)
+def test_read_groups_is_checked_before_reading(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misplaced ``--groups``: one line, exit 2, no photo read."""
+    assert main(["read", *args, "no-such-photo.jpg"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "no-such-photo" not in err
+
+
+def test_annotate_show_draws_each_group_with_its_role_and_score(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--show --annotate``: each group's outline drawn, labelled with its role and score, and
+    no two labels overlap (the indices of a fan are closer than a label is wide)."""
+    from vision.annotate import label_layout
+
+    read = table_reading([*TWO_HANDS, ("5S", 360, 420)])
+    fake_reader(monkeypatch, read)
+    target = tmp_path / "table.png"
+    out = io.StringIO()
+    assert main(["read", "--show", "--json", "--annotate", str(target), __file__], out) == 0
+    summary = json.loads(out.getvalue())
+    drawn = cv2.imread(str(target))
+    for group in summary["groups"]:
+        x1, y1, x2, y2 = (round(v) for v in group["box"])
+        for strip in (drawn[y1:y2, x1 - 15 : x1 - 2], drawn[y1:y2, x2 + 3 : x2 + 16]):
+            inked = strip.astype(int).sum(axis=-1) < 3 * 200  # not the white paper
+            assert inked.any(axis=1).all(), group["cards"]  # a line beside every row
+    labels = label_layout(drawn.shape, summary["cards"], summary["groups"])
+    texts = [label.text for label in labels]
+    hand_2 = score_show(["2H", "4H", "6H", "8H"], "5S").total
+    crib = score_show(["AC", "2C", "3C", "4D"], "5S", crib=True).total
+    assert texts[:4] == ["hand 1: 29", f"hand 2: {hand_2}", f"crib: {crib}", "starter"]
+    for k, a in enumerate(labels):
+        for b in labels[k + 1 :]:
+            assert not a.overlaps(b), (a, b)
