@@ -1,7 +1,8 @@
 """Uploaded photos: checked and decoded before any reading (size, format, truncation, pixels).
 
 A photo is refused with an :class:`~vision.errors.ImageError` saying why, in players' words,
-before it costs memory: its pixel count is read from the file's header first.
+before it costs memory: its pixel count is read from the file's header first, and checked
+against the limit and against the bytes sent (:data:`MAX_PIXELS_PER_BYTE`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ MAX_PIXELS = 40_000_000
 """Largest accepted photo (width x height)."""
 MAX_BYTES = 50 * 1024 * 1024
 """Largest accepted upload in bytes."""
+MAX_PIXELS_PER_BYTE = 100
+"""Most pixels an upload may declare per byte it sends (as Pillow's decompression-bomb check).
+
+Card photos hold 1.4 to 6.6 pixels a byte (115 phone photos), 50 at most squeezed as hard as
+WebP at quality 30 goes; an image bomb holds hundreds (a flat PNG: deflate packs about 1,000
+to one) to millions (a GIF declaring a screen it never fills)."""
+SMALL_IMAGE_PIXELS = 1_000_000
+"""Images up to this many pixels are decoded however well they pack (a few ms each)."""
 
 _NOT_AN_IMAGE = "The file is not an image that can be read (use JPEG, PNG, WebP, BMP or GIF)."
 
@@ -94,6 +103,13 @@ def _too_many_pixels(w: int, h: int, max_pixels: int) -> ImageError:
     )
 
 
+def _implausibly_packed(w: int, h: int, size: int) -> ImageError:
+    return ImageError(
+        f"The image declares {w}x{h} pixels in only {size:,} bytes: no photo packs that tightly"
+        f" (at most {MAX_PIXELS_PER_BYTE} pixels a byte). Please send the photo as taken."
+    )
+
+
 def decode_image(data: bytes, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Decode uploaded bytes to a full-size BGR image, with clear errors.
 
@@ -112,7 +128,8 @@ def decode_upload(
         (tuple[np.ndarray, float]): The image and its scale to full size (1, or about 2).
 
     Raises:
-        ImageError: Empty, too large, not an image, truncated, or over ``max_pixels``.
+        ImageError: Empty, too large, not an image, truncated, over ``max_pixels``, or
+            declaring more pixels than its bytes can plausibly hold (an image bomb).
     """
     if not data:
         raise ImageError("The file is empty: no image data was received.")
@@ -123,8 +140,11 @@ def decode_upload(
     size = _header_size(data)
     if size is None:  # also keeps a format whose size is unknown from being decoded blind
         raise ImageError(_NOT_AN_IMAGE)
-    if size[0] * size[1] > max_pixels:
+    pixels = size[0] * size[1]
+    if pixels > max_pixels:
         raise _too_many_pixels(*size, max_pixels)
+    if pixels > max(SMALL_IMAGE_PIXELS, MAX_PIXELS_PER_BYTE * len(data)):
+        raise _implausibly_packed(*size, len(data))
     if _truncated(data):
         raise ImageError("The image file is truncated (incomplete upload?). Please send it again.")
     half = reduce and size is not None and data[:2] == b"\xff\xd8" and max(size) > REDUCE_ABOVE
