@@ -6,6 +6,7 @@ The reader (OpenCV, onnxruntime) is imported when a subcommand runs, not when ``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -106,14 +107,13 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
                 )
         except (OSError, CribbageError) as e:
             status = 2
-            error = os_error_words(e, "photo") if isinstance(e, OSError) else f"{photo}: {e}"
+            said = os_error_words(e, "photo") if isinstance(e, OSError) else str(e)
             if args.json:
-                print(
-                    json.dumps({"image": photo, "error": error.removeprefix(f"{photo}: ")}),
-                    file=out,
-                )
+                print(json.dumps({"image": photo, "error": said}), file=out)
+            elif isinstance(e, OSError):  # the words name the file
+                print(f"crib read: {said}", file=sys.stderr)
             else:
-                print(f"crib read: {error}", file=sys.stderr)
+                print(f"crib read: {photo}: {said}", file=sys.stderr)
             continue
         if args.annotate:
             _write_annotated(data, summary, photo, Path(args.annotate))
@@ -145,8 +145,6 @@ def _read_named(
 
     A card named is taken as read (the player has checked it), even one read unsure.
     """
-    import dataclasses
-
     from .grouping import name_groups, table_rules
     from .report import summarize_table
 
@@ -247,11 +245,12 @@ def _question_lines(question: dict[str, Any], summary: dict[str, Any]) -> list[s
     elif question["kind"] == "crib":
         groups = summary["groups"]
         lines += [f"  {k + 1}. {' '.join(groups[k]['cards'])}" for k in choices]
-        first = choices[0]
-        lines.append(
-            f"answer with --crib-card CARD: a card of the crib "
-            f"(e.g. --crib-card {groups[first]['cards'][0]} for group {first + 1})"
+        example = (
+            f" (e.g. --crib-card {groups[choices[0]]['cards'][0]} for group {choices[0] + 1})"
+            if choices
+            else ""
         )
+        lines.append(f"answer with --crib-card CARD: a card of the crib{example}")
     else:
         found = " / ".join(" ".join(g["cards"]) for g in summary["groups"])
         lines.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -398,6 +399,18 @@ def test_read_show_groups_named_on_the_command_line(monkeypatch: pytest.MonkeyPa
     assert main(["read", "--show", "--json", "--groups", groups, __file__], out) == 0
     answer = json.loads(out.getvalue())
     assert answer["note"].startswith("no score: the crib has 3 cards")
+
+
+def test_read_show_groups_takes_a_named_card_as_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card read unsure and named in ``--groups`` counts: its group is scored."""
+    read = table_reading(UNGROUPED)
+    read.cards[0] = dataclasses.replace(read.cards[0], confidence=0.5, uncertain=True)
+    fake_reader(monkeypatch, read)
+    out = io.StringIO()
+    groups = "5H 5D 5C JS / 2H 4H 6H 8H / AC 2C 3C 4D / KS"
+    assert main(["read", "--show", "--json", "--groups", groups, __file__], out) == 0
+    hand = json.loads(out.getvalue())["groups"][0]
+    assert hand["score"] == score_show(["5H", "5D", "5C", "JS"], "KS").to_json()
 
 
 @pytest.mark.parametrize(
