@@ -94,5 +94,5 @@ class RateCount(Base):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     """The SHA-256 (hex) of the limit and what it counts: ``LIMITER/account/20/1/minute/ADDR``."""
     count: Mapped[int]
-    expires_at: Mapped[float]
-    """When the window ends and the count starts again from nothing."""
+    expires_at: Mapped[float] = mapped_column(index=True)
+    """When the window ends and the count starts again from nothing (indexed: the clean-up)."""
