@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
-from .cards import as_card, check_distinct
+from .cards import Rank, as_card, check_distinct
 from .dealing import Category, Deal, classify
-from .discard import CRIB_MODELS, analyze_discards
+from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import HandSizeError, InvalidAnswerError
 from .items import Kind, ScoreItem
 
@@ -44,7 +44,12 @@ class Grade:
     by_kind: tuple[tuple[Kind, int, int], ...] = ()
     """For a count given by kind: ``(kind, claimed, right)`` for each of :data:`SHOW_KINDS`."""
     note: str = ""
-    """A word on a classic mistake the answer looks like (the crib-flush trap)."""
+    """A word on a classic mistake the answer looks like: the crib-flush trap, or the item an
+    over-count likely counted twice."""
+    reason: str = ""
+    """For discards, why the best throw is best, in one sentence from the expected points."""
+    heels: str = ""
+    """:data:`HEELS_NOTE` when the starter is a jack (hand and crib drills)."""
 
     @property
     def over(self) -> float:
@@ -72,8 +77,9 @@ class Grade:
             data["options"] = [o.to_json() for o in self.options]
             data["crib_model"] = self.options[0].crib_model
             data["lost"] = _number(self.under)
-        if self.note:
-            data["note"] = self.note
+        for words in ("note", "reason", "heels"):
+            if getattr(self, words):
+                data[words] = getattr(self, words)
         if self.by_kind:
             data["by_kind"] = [
                 {"kind": kind.value, "claimed": claimed, "right": right}
@@ -120,10 +126,11 @@ def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
         verdict = _grade_count(items, _points(answer), present)
     else:
         verdict = _grade_by_kind(items, _claims(answer["by_kind"]), present)
+    heels = HEELS_NOTE if deal.starter and deal.starter.rank is Rank.JACK else ""
     flush = {k: c for k, c, _ in verdict.by_kind}.get(Kind.FLUSH, 0)
     if Category.CRIB_FLUSH in present and (verdict.over == len(deal.cards) or flush):
-        return dataclasses.replace(verdict, note=CRIB_FLUSH_NOTE)
-    return verdict
+        return dataclasses.replace(verdict, note=CRIB_FLUSH_NOTE, heels=heels)
+    return dataclasses.replace(verdict, note=_over_count_cause(deal, verdict), heels=heels)
 
 
 CRIB_FLUSH_NOTE = (
@@ -131,6 +138,46 @@ CRIB_FLUSH_NOTE = (
     "four crib cards of one suit score nothing."
 )
 """What the trainer says when a count looks like the crib-flush mistake."""
+
+HEELS_NOTE = (
+    "The starter is a jack: the dealer pegs 2 for his heels when it is turned "
+    "(not part of this count)."
+)
+"""Said after the show when the starter is a jack."""
+
+
+def _over_count_cause(deal: Deal, verdict: Grade) -> str:
+    """The likely cause of an over-count, when one item (or one kind of item) explains it.
+
+    Counted by kind, each kind over-counted is explained within that kind; a total alone
+    is explained by the items worth exactly the excess, or by a jack of another suit than
+    the starter's taken for nobs.
+    """
+    if verdict.by_kind:
+        causes = [
+            _counted_twice([i for i in verdict.items if i.kind is kind], claimed - right)
+            for kind, claimed, right in verdict.by_kind
+            if claimed > right
+        ]
+        return " ".join(cause for cause in causes if cause)
+    cause = _counted_twice(verdict.items, int(verdict.over)) if verdict.over else ""
+    if verdict.over == 1 and not cause and deal.starter is not None:
+        jacks = [c for c in deal.cards if c.rank is Rank.JACK and c.suit is not deal.starter.suit]
+        if jacks and not any(i.kind is Kind.NOBS for i in verdict.items):
+            return "a jack of another suit counted for nobs? Only the starter's suit scores."
+    return cause
+
+
+def _counted_twice(items: Sequence[ScoreItem], over: int) -> str:
+    """ "the run 3♥ 4♦ 5♣ counted twice?" when the items worth ``over`` are one, or of one kind."""
+    worth = [i for i in items if i.points == over]
+    kinds = {i.kind for i in worth}
+    if len(kinds) != 1:
+        return ""
+    if len(worth) == 1:
+        cards = " ".join(c.unicode() for c in worth[0].cards)
+        return f"the {worth[0].kind.value} {cards} counted twice?"
+    return f"a {worth[0].kind.value} counted twice?"
 
 
 def _points(answer: Mapping[str, Any]) -> int:
@@ -251,10 +298,42 @@ def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     chosen = next(o for o in options if set(map(as_card, o.discard)) == set(thrown))
     best = options[0].net_ev
     lost = best - chosen.net_ev
+    rival = chosen if lost >= _TIE else next((o for o in options if best - o.net_ev >= _TIE), None)
     return Grade(
-        correct=lost < 1e-9,
+        correct=lost < _TIE,
         total=best,
         claimed=chosen.net_ev,
-        missed_categories=frozenset() if lost < 1e-9 else classify(deal),
+        missed_categories=frozenset() if lost < _TIE else classify(deal),
         options=options,
+        reason="" if rival is None else why_best(options[0], rival),
     )
+
+
+_TIE = 1e-9
+"""Expected points closer than this are the same (throws alike but for suits)."""
+
+
+def why_best(best: DiscardOption, rival: DiscardOption) -> str:
+    """One sentence on why ``best`` beats ``rival``: by how much, in hand and in the crib.
+
+    >>> options = analyze_discards("5H 5D JS QC 7H 8C", dealer=True)
+    >>> print(why_best(options[0], options[1]))  # doctest: +NORMALIZE_WHITESPACE
+    Throwing 7♥ 8♣ beats 5♥ J♠ by 6.09 points on average: it keeps 6.30 more in hand and
+    gives your crib 0.22 less.
+    """
+    hand = best.hand_ev - rival.hand_ev
+    crib = best.crib_ev - rival.crib_ev
+    whose = "your crib" if best.dealer else "the dealer's crib"
+
+    def change(points: float) -> str:
+        return f"{abs(points):.2f} {'more' if points > 0 else 'less'}"
+
+    return (
+        f"Throwing {_cards(best.discard)} beats {_cards(rival.discard)} by "
+        f"{best.net_ev - rival.net_ev:.2f} points on average: it keeps {change(hand)} in hand "
+        f"and gives {whose} {change(crib)}."
+    )
+
+
+def _cards(cards: Sequence[Any]) -> str:
+    return " ".join(as_card(c).unicode() for c in cards)

@@ -380,4 +380,5 @@ def test_crib_flush_note() -> None:
     assert grade(trap, {"by_kind": claims_of(trap) | {"flush": 4}}).note == CRIB_FLUSH_NOTE
     assert grade(trap, {"points": total}).note == ""
     hand = show_deal("2H 4H 6H 8H | KS")
-    assert grade(hand, {"points": hand.breakdown().total + 4}).note == ""
+    over = grade(hand, {"points": hand.breakdown().total + 4}).note  # no trap: a likelier cause
+    assert over == "the flush 2♥ 4♥ 6♥ 8♥ counted twice?"
