@@ -339,3 +339,45 @@ def test_missed_kind_is_marked(desktop: Page, server: str) -> None:
     expect(page.locator("#items li.was-missed")).to_have_count(len(breakdown.items))
     kinds = list(dict.fromkeys(i.kind.value for i in breakdown.items))  # each once, in order
     expect(page.locator("#rules dt")).to_have_text(kinds)
+
+
+GLYPH_BOXES = """() => [...document.querySelectorAll('.card')].map((card) => {
+  const box = (element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const r = range.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const c = card.getBoundingClientRect();
+  return {
+    card: card.dataset.card,
+    face: [c.left, c.top, c.right, c.bottom],
+    corner: box(card.querySelector('.corner')),
+    pip: box(card.querySelector('.pip')),
+  };
+})"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes (left, top, right, bottom) share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_corner_and_pip_apart_on_a_phone(phone: Page, server: str, shots: Path) -> None:
+    """On a phone the corner's rank and suit never run into the large centre pip, for the
+    widest suit (hearts: J♥, Q♥) on the score page's cards and on the drills' smaller ones;
+    the pip stays inside its card."""
+    page = phone
+    page.goto(f"{server}/score?cards=JH+QH+5C+KD&starter=AH")
+    faces = page.evaluate(GLYPH_BOXES)
+    page.screenshot(path=shots / "phone-hearts.png")
+    for url in ("/practice/discard", "/practice/pegging", "/practice/hand"):
+        goto_drill(page, f"{server}{url}")
+        expect(page.locator("#cards .card").first).to_be_visible()
+        faces += page.evaluate(GLYPH_BOXES)
+    assert len(faces) >= 5 + 6 + 2 + 5
+    for face in faces:
+        assert not overlap(face["corner"], face["pip"]), face
+        left, top, right, bottom = face["face"]
+        pip = face["pip"]
+        assert left <= pip[0] and top <= pip[1] and pip[2] <= right and pip[3] <= bottom, face
