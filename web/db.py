@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -51,14 +52,41 @@ def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> No
         record.info[_FILE_ID] = _file_id(database)
 
 
+READ_ONLY_SQLSTATE = "25006"
+"""PostgreSQL's read_only_sql_transaction (a read-only database or standby)."""
+
+
+def _refuses_writes(error: BaseException) -> bool:
+    """Whether ``error`` is a read-only database (file, mount or server) refusing a write."""
+    sqlite_code = getattr(error, "sqlite_errorname", None) or ""
+    return sqlite_code.startswith("SQLITE_READONLY") or (
+        getattr(error, "sqlstate", None) == READ_ONLY_SQLSTATE
+    )
+
+
+def _drop_read_only_connections(context: ExceptionContext) -> None:
+    """Drop every pooled connection when the database refuses a write (the pool reopens them).
+
+    A SQLite connection opened while its file was read-only stays read-only once the file is
+    writable again, and a PostgreSQL session keeps the read-only default it started with:
+    kept in the pool, they would refuse writes until a restart. Treated as a disconnect, the
+    error invalidates the whole pool.
+    """
+    if _refuses_writes(context.original_exception):
+        context.is_disconnect = True
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite connections get WAL, a busy timeout and foreign keys.
 
     SQL parameters never appear in errors or logs (they hold password hashes); connections to
-    a database server are checked before use, so a restarted server costs no failed request.
+    a database server are checked before use, so a restarted server costs no failed request,
+    and a refused write drops the pool, so a database that was read-only for a while takes
+    writes again as soon as it can.
     """
     server = not url.startswith("sqlite")
     engine = create_engine(url, hide_parameters=True, pool_pre_ping=server)
+    event.listen(engine, "handle_error", _drop_read_only_connections)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine

@@ -15,15 +15,13 @@ from werkzeug.exceptions import (
 
 from trainer.errors import CribbageError
 
-from .db import DatabaseUnavailable
+from .db import READ_ONLY_SQLSTATE, DatabaseUnavailable
 
 UNAVAILABLE = (
     "The trainer cannot reach its records right now, so nothing was saved"
     " (an answer given now was not counted). Please try again in a minute."
 )
 RETRY_AFTER_SECONDS = 30
-_READ_ONLY_SQLSTATE = "25006"
-"""PostgreSQL's read_only_sql_transaction (a read-only database or standby)."""
 _SQLITE_UNAVAILABLE = (
     "readonly",  # a read-only file or mount
     "unable to open",  # its directory is gone
@@ -87,7 +85,7 @@ def _database_unavailable(error: Exception) -> bool:
     if not sqlstate:  # the driver's own: no connection could be made
         return isinstance(error, OperationalError)
     # the server's: connection failures (08…), shutting down (57P…), read-only
-    return sqlstate.startswith(("08", "57P")) or sqlstate == _READ_ONLY_SQLSTATE
+    return sqlstate.startswith(("08", "57P")) or sqlstate == READ_ONLY_SQLSTATE
 
 
 def handle_unexpected(error: Exception) -> ResponseReturnValue:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,19 +76,39 @@ def test_answer_into_a_deleted_database_file_is_not_acknowledged(
     assert "try again in a minute" in page.text
 
 
-def _make_read_only(app: Flask, database_url: str) -> None:
-    """From now on the app's connections can only read (a read-only file, mount or server)."""
+@contextlib.contextmanager
+def _read_only(app: Flask, database_url: str) -> Iterator[None]:
+    """The database takes no writes on connections opened while the block runs (a read-only
+    file, mount or server); the app's pool is emptied first, as a restart would."""
     engine: Engine = app.extensions["crib_engine"]
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", lambda c, _r: c.execute("PRAGMA query_only = ON"))
-    else:
-        with engine.connect() as connection:
-            name = make_url(database_url).database
+
+        def query_only(connection: sqlite3.Connection, _record: object) -> None:
+            connection.execute("PRAGMA query_only = ON")
+
+        event.listen(engine, "connect", query_only)
+        engine.dispose()
+        try:
+            yield
+        finally:
+            event.remove(engine, "connect", query_only)
+        return
+    name = make_url(database_url).database
+    setter = make_engine(database_url)
+    with setter.connect() as connection:  # opened before: it can set the default back
+        connection.exec_driver_sql(
+            f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
+        )
+        connection.commit()
+        engine.dispose()
+        try:
+            yield
+        finally:
             connection.exec_driver_sql(
-                f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
+                f'ALTER DATABASE "{name}" RESET default_transaction_read_only'
             )
             connection.commit()
-    engine.dispose()
+    setter.dispose()
 
 
 def test_read_only_database_is_a_503_and_logs_no_password_hash(
@@ -101,14 +122,30 @@ def test_read_only_database_is_a_503_and_logs_no_password_hash(
     stored, and the logged error shows no SQL parameters (the password hash)."""
     drill = client.get("/api/drills/next?kind=hand").json
     assert drill is not None
-    _make_read_only(app, database_url)
-    with caplog.at_level(logging.ERROR):
+    with _read_only(app, database_url), caplog.at_level(logging.ERROR):
         _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
         register = auth.register("mallory", "hunter2hunter2")
     assert register.status_code == 503
     assert "database unavailable" in caplog.text
     assert "scrypt:" not in caplog.text and "hunter2" not in caplog.text
     assert _answers(database_url) == 0
+
+
+def test_writes_recover_once_a_read_only_database_is_writable_again(
+    app: Flask, client: FlaskClient, database_url: str
+) -> None:
+    """Connections opened while the database was read-only (its file, after a restart) are
+    not kept once it is writable again: the next answer is stored, without a restart."""
+    drill = client.get("/api/drills/next?kind=hand").json
+    assert drill is not None
+    answer = f"/api/drills/{drill['id']}/answer"
+    with _read_only(app, database_url):
+        assert client.get("/progress").status_code == 200  # reads go on
+        for _ in range(3):
+            _assert_unavailable(client.post(answer, json={"points": 4}))
+    assert client.post(answer, json={"points": 4}).status_code == 200
+    assert client.get("/api/drills/next?kind=crib").status_code == 200
+    assert _answers(database_url) == 1
 
 
 @contextlib.contextmanager
