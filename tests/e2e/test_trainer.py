@@ -12,10 +12,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE, scroll_width
-from trainer import score_show
-from trainer.dealing import DAILY_KINDS
+from trainer import parse_cards, score_show
+from trainer.cards import Card
+from trainer.dealing import DAILY_KINDS, Deal
 from trainer.discard import analyze_discards
-from trainer.grading import SHOW_KINDS, explain_shortfall
+from trainer.grading import HEELS_NOTE, SHOW_KINDS, explain_shortfall, grade
 from trainer.pegging import score_peg
 from web.training import FASTEST_ANSWER
 
@@ -381,3 +382,35 @@ def test_corner_and_pip_apart_on_a_phone(phone: Page, server: str, shots: Path) 
         left, top, right, bottom = face["face"]
         pip = face["pip"]
         assert left <= pip[0] and top <= pip[1] and pip[2] <= right and pip[3] <= bottom, face
+
+
+def test_one_point_short_of_a_two_point_crib(desktop: Page, server: str) -> None:
+    """Answering 1 on a 2-point crib: the verdict says 1 missed and the list under it does not
+    contradict it ('You missed all of it' was shown); the jack starter's heels are noted. The
+    deal and its grade (the engine's) are served to the page in place of random ones."""
+    page = desktop
+    deal = Deal("crib", tuple(parse_cards("7H 8C KD 2S")), starter=Card.parse("JD"))
+    verdict = grade(deal, {"points": 1})
+    assert (verdict.total, verdict.under) == (2, 1)
+    drill = {"id": 1, **deal.to_json(), "mode": "practice", "difficulty": "standard"}
+    answer = {"id": 1, **verdict.to_json(), "seconds": 2.0, "rule_text": {}}
+    page.route("**/api/drills/next*", lambda route: route.fulfill(json=drill))
+    page.route("**/api/drills/1/answer", lambda route: route.fulfill(json=answer))
+    page.goto(f"{server}/practice/crib")
+    expect(page.locator("#cards .card")).to_have_count(5)
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_have_text("✘ It is 2, not 1: you missed 1")
+    expect(page.locator("#missed h3")).to_have_text(
+        "Nothing here is worth exactly 1: you probably miscounted"
+    )
+    expect(page.locator("#say .note")).to_have_text([HEELS_NOTE])
+
+
+def test_discard_reason_in_words(desktop: Page, server: str) -> None:
+    """After a discard, one sentence says why the best throw is best, from the engine."""
+    page = desktop
+    drill = goto_drill(page, f"{server}/practice/discard")
+    answer_by_keyboard(page, drill, None)
+    reason = grade(Deal.from_json(drill), {"discard": best_throw(drill)}).reason
+    expect(page.locator("#say .note")).to_have_text([reason] if reason else [])

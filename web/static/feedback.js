@@ -36,16 +36,25 @@ function verdictText(result, { kind, penalty }) {
   return `✘ It is ${result.total}, not ${result.claimed}: ${diff}${penalty ? ` (−${penalty} s)` : ""}`;
 }
 
+/** The count said aloud, then the trainer's words: why the best throw is best, the likely
+ *  mistake, his heels, and muggins. */
 function sayLine(result) {
-  const notes = [];
-  if (result.note) notes.push(result.note);
+  const words = [result.reason, result.note, result.heels].filter(Boolean);
+  const spans = words.map((text) => h("span", { className: "note", text }));
   if (result.muggins && result.muggins.opponent) {
-    notes.push(`Muggins! Your opponent pegs the ${result.muggins.opponent} you missed; you peg ${result.muggins.you}.`);
+    const text = `Muggins! Your opponent pegs the ${result.muggins.opponent} you missed; you peg ${result.muggins.you}.`;
+    spans.push(h("span", { className: "muggins", text }));
   }
-  return [
-    result.say ? `“${result.say}”` : "",
-    ...notes.map((note) => h("span", { className: "muggins", text: note })),
-  ];
+  return [result.say ? `“${result.say}”` : "", ...spans];
+}
+
+/** The heading over the missed items, saying no more than the verdict line does. */
+function missedHeading(result) {
+  if (result.by_kind) return "You missed";
+  if (result.claimed === 0) return "You missed all of it (marked below)";
+  const points = result.missed.reduce((sum, item) => sum + item.points, 0);
+  if (points !== result.under) return `Nothing here is worth exactly ${result.under}: you probably miscounted`;
+  return missedIsGuess(result) ? "You probably missed" : "You missed";
 }
 
 /**
@@ -56,12 +65,10 @@ function sayLine(result) {
  */
 function missedBlock(result, askByKind) {
   if (!result.missed.length) return [];
-  if (result.missed.length === result.items.length) {
-    return [h("h3", { text: "You missed all of it (marked below)" })];
-  }
+  if (!result.by_kind && result.claimed === 0) return [h("h3", { text: missedHeading(result) })];
   const guess = missedIsGuess(result);
   const block = [
-    h("h3", { text: guess ? "You probably missed" : "You missed" }),
+    h("h3", { text: missedHeading(result) }),
     ...result.missed.map((item) =>
       h("div", { className: "miss" }, `${item.kind} `, miniCards(item.cards), ` for ${item.points}`)),
   ];
