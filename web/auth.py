@@ -1,9 +1,12 @@
 """Players: a guest at once, registration that keeps the guest's progress, log in and out.
 
-A session names its player and the player's session version; every request checks the version
-against the database, and logging out, registering or changing the password bumps it, so a
-copy of an older cookie (a shared computer's, a stolen one, the guest's before it registered)
-no longer signs anybody in. Logging out therefore ends the account's sessions on every device.
+A session names its player and the player's session version; every request reads its player
+once (one query, kept on ``g``) and checks the version, and logging out, registering or
+changing the password bumps it, so a copy of an older cookie (a shared computer's, a stolen
+one, the guest's before it registered) no longer signs anybody in. Logging out therefore ends
+the account's sessions on every device.
+
+Password hashes are capped at :data:`web.limits.HASHES_AT_ONCE` running at once.
 """
 
 from __future__ import annotations
@@ -15,14 +18,24 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    after_this_request,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from . import limits, training
+from . import limits, sessions, training
 from .db import get_session
 from .models import Answer, Drill, Player
 
@@ -32,7 +45,6 @@ T = TypeVar("T")
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 
 
-_SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
 _BUMP_VERSION = (
     update(Player)
     .where(Player.id == bindparam("player_id"))
@@ -41,14 +53,19 @@ _BUMP_VERSION = (
 
 
 @bp.before_app_request
-def _forget_revoked_session() -> None:
-    """Forget this browser's player when its session was revoked (or the player is gone)."""
-    player_id = session.get("player_id")
+def _read_session_player() -> None:
+    """Read this browser's player (one query, kept on ``g``); forget a revoked session.
+
+    A session is revoked when its version is behind the player's, or the player is gone.
+    """
+    player_id = session_player_id()
     if player_id is None or request.endpoint == "static":
         return
-    current = get_session().connection().scalar(_SESSION_VERSION, {"id": player_id})
-    if current is None or current != session.get("version", 0):
+    player = get_session().get(Player, player_id)
+    if player is None or player.session_version != session.get("version", 0):
         session.clear()
+        player = None
+    g.player = player
 
 
 def session_player_id() -> int | None:
@@ -65,21 +82,20 @@ def _new_guest() -> int:
     """
     limits.new_guest()
     db = get_session()
-    player = Player(created_at=time.time())
+    player = Player(created_at=time.time(), session_version=0)
     db.add(player)
     db.commit()
-    session.permanent = True
-    session["player_id"] = player.id
-    session["version"] = 0
+    _play_as(player)
     return player.id
 
 
 def as_player(work: Callable[[Session, int], T]) -> T:
     """Run ``work(db, player_id)`` for this browser's player, making a guest on a first visit.
 
-    The session is trusted without a query; if its player is gone (a new database), the
-    insert's foreign key fails and the work is redone for a new guest. Another integrity
-    error (two tabs dealing the same daily set at once) is retried once as it is.
+    The session was checked once for this request (:func:`_read_session_player`); if its
+    player is gone since (a new database), the insert's foreign key fails and the work is
+    redone for a new guest. Another integrity error (two tabs dealing the same daily set at
+    once) is retried once as it is.
     """
     db = get_session()
     player_id = session_player_id()
@@ -95,18 +111,49 @@ def as_player(work: Callable[[Session, int], T]) -> T:
 
 
 def current_player() -> Player | None:
-    """The player on this browser, if any (guests included); no guest is created."""
-    player_id = session_player_id()
-    return None if player_id is None else get_session().get(Player, player_id)
+    """The player on this browser, if any (guests included); no guest is created.
+
+    It is the one read for this request (:func:`_read_session_player`): no query.
+    """
+    player: Player | None = g.get("player")
+    return player
 
 
-def _sign_in(player: Player) -> None:
-    """This browser now plays as the registered ``player``, in a fresh session."""
+def _play_as(player: Player) -> None:
+    """This browser now plays as ``player``, in a fresh session."""
     session.clear()
     session.permanent = True
     session["player_id"] = player.id
     session["version"] = player.session_version
-    session["username"] = player.username
+    if player.username is not None:
+        session["username"] = player.username
+    g.player = player
+
+
+def _sign_in(player: Player) -> None:
+    """This browser now plays as the registered ``player``, and is known for the name.
+
+    The device cookie (:func:`web.sessions.remember_device`) lets it past the log-in limits.
+    """
+    _play_as(player)
+    username = player.username or ""
+    after_this_request(lambda response: sessions.remember_device(response, username))
+
+
+def _password_matches(stored: str, password: str) -> bool:
+    """Whether ``password`` hashes to ``stored``.
+
+    Raises:
+        werkzeug.exceptions.ServiceUnavailable: too many hashes are running (a 503).
+    """
+    with limits.HASHING.held():
+        return check_password_hash(stored, password)
+
+
+def _hashed(password: str) -> str:
+    """``password``, hashed to be stored (see :func:`_password_matches`)."""
+    with limits.HASHING.held():
+        return generate_password_hash(password)
 
 
 def _form_problem(username: str, password: str) -> str | None:
@@ -118,7 +165,6 @@ def _form_problem(username: str, password: str) -> str | None:
 
 
 @bp.route("/register", methods=("GET", "POST"))
-@limits.account_tries
 @limits.registrations
 def register() -> str | Response:
     """Register; a guest's progress becomes the new account's."""
@@ -146,7 +192,7 @@ def _claim(username: str, password: str) -> str | None:
     else:  # the guest's cookie must not act as the account
         player.session_version += 1
     player.username = username
-    player.password_hash = generate_password_hash(password)
+    player.password_hash = _hashed(password)
     try:
         db.commit()
     except IntegrityError:
@@ -157,8 +203,7 @@ def _claim(username: str, password: str) -> str | None:
 
 
 @bp.route("/login", methods=("GET", "POST"))
-@limits.account_tries
-@limits.failed_logins
+@limits.logins
 def login() -> str | Response:
     """Log in; anything done as a guest on this browser moves to the account."""
     if request.method == "POST":
@@ -169,7 +214,7 @@ def login() -> str | Response:
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
-        if not check_password_hash(stored or _unknown_user_hash(), password) or player is None:
+        if not _password_matches(stored or _unknown_user_hash(), password) or player is None:
             flash("Unknown username or wrong password.")
             return render_template("auth/login.html"), 401  # type: ignore[return-value]
         guest = current_player()
@@ -220,11 +265,12 @@ def logout() -> Response:
         db.execute(_BUMP_VERSION, {"player_id": player_id})
         db.commit()
     session.clear()
+    g.player = None
     return redirect(url_for("pages.home"))
 
 
 @bp.route("/password", methods=("GET", "POST"))
-@limits.account_tries
+@limits.account_posts
 def change_password() -> str | Response:
     """Change the password (the current one first); every other session of the account ends."""
     player = current_player()
@@ -232,12 +278,12 @@ def change_password() -> str | Response:
         return redirect(url_for("auth.login"))
     if request.method == "POST":
         new_password = request.form.get("new_password", "")
-        if not check_password_hash(player.password_hash or "", request.form.get("password", "")):
+        if not _password_matches(player.password_hash or "", request.form.get("password", "")):
             flash("The current password is wrong.")
             return render_template("auth/password.html"), 401  # type: ignore[return-value]
         error = _form_problem(player.username, new_password)
         if error is None:
-            player.password_hash = generate_password_hash(new_password)
+            player.password_hash = _hashed(new_password)
             player.session_version += 1
             get_session().commit()
             _sign_in(player)

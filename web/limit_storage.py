@@ -33,6 +33,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from .models import RateCount
 
 COUNTS = cast(Table, RateCount.__table__)
+SCHEME = "database"
+"""The storage scheme of counts kept in the trainer's database (``database://``)."""
 CLEAN_UP_EVERY = 100
 """About one increment in this many also deletes the counts whose window has ended."""
 
@@ -69,20 +71,23 @@ def _increment(dialect_name: str) -> Any:
 
 
 class DatabaseStorage(Storage):
-    """A ``limits`` storage on ``engine``'s ``rate_counts`` table.
+    """A ``limits`` storage on ``engine``'s ``rate_counts`` table: the ``database://`` scheme.
 
     ``write_lock`` (the SQLite file's writer lock, :class:`web.db._WriteLock`) is held while
-    counting, as for every other write to a SQLite file. Never count while holding it.
+    counting, as for every other write to a SQLite file. Never count while holding it. The
+    app passes both as storage options (:func:`web.limits.init_app`).
     """
 
-    STORAGE_SCHEME = None  # made by the app (web.limits.init_app), not from a URI
+    STORAGE_SCHEME = [SCHEME]  # noqa: RUF012 (the base class declares it a list)
 
     def __init__(
         self,
+        uri: str | None = None,
+        *,
         engine: Engine,
         write_lock: Callable[[], AbstractContextManager[None]] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(uri)
         self.engine = engine
         self.write_lock = write_lock or contextlib.nullcontext
 

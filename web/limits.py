@@ -1,263 +1,271 @@
-"""Rate limits (the ``limits`` library): password guessing and guest creation, per address and name.
+"""Rate limits (Flask-Limiter) and caps on expensive work running at once.
 
 Each log-in or registration spends ~75 ms of CPU on scrypt, so guessing passwords is also a
-way to slow the trainer down for everyone; each cookie-less deal creates a guest player row.
-The limits below bound both. The counts live in the trainer's database by default
+way to slow the trainer down for everyone; each cookie-less deal creates a guest player row;
+each photo or camera frame read decodes an image and runs the card model. The limits below
+bound them. The counts live in the trainer's database by default
 (``CRIB_RATELIMIT_STORAGE_URI=database://``, :mod:`web.limit_storage`), shared by every worker
 and every server using it; ``memory://`` keeps them in each worker process (faster, but the
 effective limit is then ``workers`` times the figure), and ``redis://host:6379`` or
 ``memcached://host:11211`` use such a store (see the ``limits`` package).
 ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
 
-Only the requests a limit is about pay for it: a form post to the account views, a deal that
-makes a guest. Drills dealt to a player who has one are never counted (they are most requests).
-
-The client's address is the connection's, or the one a trusted proxy reports
-(``CRIB_TRUSTED_PROXIES``, :func:`web.trust_proxies`).
+Only the requests a limit is about pay for it: a post to a limited view, a deal that makes a
+guest. A client is its address (or the one a trusted proxy reports, ``CRIB_TRUSTED_PROXIES``),
+an IPv6 client its /64 network (:func:`client_key`). Floods are refused before the trainer by
+nginx's ``limit_req`` (``deploy/nginx.conf``), which README requires on a network.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import dataclasses
+import ipaddress
 import math
+import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-from flask import Flask, current_app, render_template, request
-from limits import RateLimitItem, parse_many
+from flask import Flask, Response, current_app, request
+from flask.typing import ResponseReturnValue
+from flask_limiter import Limiter, RateLimitExceeded
 from limits.errors import ConfigurationError
-from limits.storage import Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
-from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.exceptions import TooManyRequests
+from limits.storage import Storage
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
-from .headers import HEADERS
-from .limit_storage import DatabaseStorage
+from . import errors, limit_storage, sessions
 
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIEnvironment
+View = TypeVar("View", bound=Callable[..., Any])
 
-ACCOUNT_TRIES_PER_ADDRESS = "20 per minute;200 per hour"
-"""Log-in, registration or password change attempts one address may make, counted together."""
-FAILED_LOGINS_PER_NAME = "10 per 10 minutes;50 per day"
-"""Failed log-ins for one username, from anywhere (a right password is never counted)."""
-REGISTRATIONS_PER_NAME = "5 per minute"
-"""Registration attempts for one username, from anywhere."""
-NEW_GUESTS_PER_ADDRESS = "60 per hour"
-"""Guest players one address may create (browsers or scripts without the trainer's cookie)."""
+
+def client_key() -> str:
+    """The client a limit counts: its address, an IPv6 client by its /64 (one client's share).
+
+    >>> with Flask(__name__).test_request_context(environ_base={"REMOTE_ADDR": "2001:db8::7"}):
+    ...     client_key()
+    '2001:db8::/64'
+    """
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return address
+
+
+def posted_username() -> str:
+    """The username a form posts, as names are compared."""
+    return request.form.get("username", "").strip().lower()
+
+
+def _name_and_client() -> str:
+    return f"{posted_username()}|{client_key()}"
+
+
+def _everyone() -> str:
+    return "everyone"
+
+
+def _known_browser() -> bool:
+    """Whether the posted name logged in on this browser before (its device cookie)."""
+    return posted_username() in sessions.known_usernames()
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code == 401
+
+
+@dataclasses.dataclass
+class PostLimit:
+    """At most ``rule`` (``"20 per minute;200 per hour"``) posts per ``key()`` in ``scope``.
+
+    Decorating a view marks it; :func:`init_app` puts the app's limiter around it. Limits of
+    one ``scope`` are counted together on every view they decorate. With ``deduct_when``, only
+    the posts whose response it approves count, and a key at its limit is refused before the
+    view runs; with ``exempt_when``, the posts it approves are not limited.
+    """
+
+    rule: str
+    scope: str
+    message: str
+    key: Callable[[], str] = client_key
+    deduct_when: Callable[[Response], bool] | None = None
+    exempt_when: Callable[[], bool] | None = None
+
+    def __call__(self, view: View) -> View:
+        """Mark ``view`` as limited (it is returned as it is)."""
+        vars(view)["post_limits"] = (*vars(view).get("post_limits", ()), self)
+        return view
+
 
 TOO_MANY_TRIES = "Too many tries: wait a few minutes, then try again."
 TOO_MANY_NAME_TRIES = "Too many tries for this username: wait a few minutes, then try again."
+
+ACCOUNT_TRIES = PostLimit("20 per minute;200 per hour", "account", TOO_MANY_TRIES)
+"""Log-in, registration or password change posts one client may make, counted together."""
+FAILED_LOGINS = PostLimit(
+    "10 per 10 minutes;50 per day",
+    "failed-login",
+    TOO_MANY_NAME_TRIES,
+    key=_name_and_client,
+    deduct_when=_failed,
+    exempt_when=_known_browser,
+)
+"""Failed log-ins for one username from one client: a guesser is slowed down, the name is not
+locked for others; a browser the name logged in on before is not limited."""
+FAILED_LOGINS_SITE_WIDE = PostLimit(
+    "60 per minute;1000 per hour",
+    "failed-login-site",
+    "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
+    key=_everyone,
+    deduct_when=_failed,
+    exempt_when=_known_browser,
+)
+"""Failed log-ins on the whole site, guessed from however many addresses (~75 ms of scrypt
+each); browsers that logged in to the name before are not limited."""
+REGISTRATIONS = PostLimit("5 per minute", "registration", TOO_MANY_NAME_TRIES, key=posted_username)
+"""Registration posts for one username, from anywhere."""
+READS = PostLimit(
+    "300 per minute", "read", "Too many photos or frames: wait a minute, then try again."
+)
+"""Photos and live-camera frames one client may send to be read (a camera sends about 4 a
+second: 240 a minute)."""
+NEW_GUESTS_PER_CLIENT = "60 per hour"
+"""Guest players one client may create (browsers or scripts without the trainer's cookie)."""
 TOO_MANY_GUESTS = (
     "Too many new players from your address: let your browser keep the trainer's cookie, "
     "or wait a while."
 )
 
-View = TypeVar("View", bound=Callable[..., Any])
+HASHES_AT_ONCE = 2
+"""Password hashes (scrypt, ~75 ms of a core each) running at once in one worker process."""
+READS_AT_ONCE = 2
+"""Photo or frame reads (decoding and the card model) running at once in one worker process."""
+BUSY_RETRY_AFTER = 1
+"""Seconds a client refused by a cap is told to wait."""
 
 
-class Limit:
-    """A rate limit: at most ``rule`` (``"20 per minute;200 per hour"``) per key, in ``scope``."""
+class Slots:
+    """At most ``size`` of something running at once in this process; beyond, a 503 at once.
 
-    def __init__(self, rule: str, scope: str, message: str) -> None:
-        self.items: list[RateLimitItem] = parse_many(rule)
-        self.scope = scope
-        self.message = message
-
-    def hit(self, key: str) -> None:
-        """Count one try for ``key``.
-
-        Raises:
-            werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) past the limit.
-        """
-        self._apply(key, count=True)
-
-    def check(self, key: str) -> None:
-        """Refuse ``key`` when it is at the limit already, without counting a try.
-
-        Raises:
-            werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) at the limit.
-        """
-        self._apply(key, count=False)
-
-    def _apply(self, key: str, *, count: bool) -> None:
-        counter = _counter()
-        if counter is None:
-            return
-        wait = self.wait(counter, key, count=count)
-        if wait is not None:
-            raise TooManyRequests(self.message, retry_after=wait)
-
-    def wait(self, counter: FixedWindowRateLimiter, key: str, *, count: bool = False) -> int | None:
-        """Seconds ``key`` must wait before trying again, or ``None`` when it may try now.
-
-        With ``count``, this try is counted first (and refused when it is one too many);
-        without, nothing is counted.
-        """
-        allowed = counter.hit if count else counter.test
-        for item in self.items:
-            if not allowed(item, self.scope, key):
-                reset = counter.storage.get_expiry(item.key_for(self.scope, key))
-                return max(1, math.ceil(reset - time.time()))
-        return None
-
-
-ACCOUNT_TRIES = Limit(ACCOUNT_TRIES_PER_ADDRESS, "account", TOO_MANY_TRIES)
-FAILED_LOGINS = Limit(FAILED_LOGINS_PER_NAME, "failed-login", TOO_MANY_NAME_TRIES)
-REGISTRATIONS = Limit(REGISTRATIONS_PER_NAME, "registration", TOO_MANY_NAME_TRIES)
-NEW_GUESTS = Limit(NEW_GUESTS_PER_ADDRESS, "new-guest", TOO_MANY_GUESTS)
-
-
-def client_address() -> str:
-    """The client's address (a rate limit's key)."""
-    return request.remote_addr or "unknown"
-
-
-def posted_username() -> str:
-    """The username a form posts, as names are compared (the rate limit's key)."""
-    return request.form.get("username", "").strip().lower()
-
-
-def _counter() -> FixedWindowRateLimiter | None:
-    counter: FixedWindowRateLimiter | None = current_app.extensions["crib_limits"]
-    return counter
-
-
-def counting_posts(limit: Limit, key: Callable[[], str]) -> Callable[[View], View]:
-    """A decorator for a view whose form posts each count against ``limit`` for ``key()``."""
-
-    def decorate(view: View) -> View:
-        @functools.wraps(view)
-        def limited(*args: Any, **kwargs: Any) -> Any:
-            if request.method == "POST":
-                limit.hit(key())
-            return view(*args, **kwargs)
-
-        limited.counted_by = (*getattr(view, "counted_by", ()), limit)  # type: ignore[attr-defined]
-        return limited  # type: ignore[return-value]
-
-    return decorate
-
-
-account_tries = counting_posts(ACCOUNT_TRIES, client_address)
-"""Decorates the account views: each form post counts against the address."""
-registrations = counting_posts(REGISTRATIONS, posted_username)
-"""Decorates the registration view: each form post counts against the username."""
-
-
-def failed_logins(view: View) -> View:
-    """Decorates the log-in view: failed log-ins count against the username.
-
-    A username at its limit is refused before its password is hashed.
+    Nothing waits for a slot: a worker's threads stay free for other requests.
     """
 
-    @functools.wraps(view)
-    def limited(*args: Any, **kwargs: Any) -> Any:
-        if request.method != "POST":
-            return view(*args, **kwargs)
-        username = posted_username()
-        FAILED_LOGINS.check(username)
-        response = current_app.make_response(view(*args, **kwargs))
-        if response.status_code == 401:
-            FAILED_LOGINS.hit(username)
-        return response
+    def __init__(self, size: int, message: str) -> None:
+        self._free = threading.BoundedSemaphore(size)
+        self.message = message
 
-    return limited  # type: ignore[return-value]
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold a slot while the block (or the decorated function) runs.
+
+        Raises:
+            werkzeug.exceptions.ServiceUnavailable: (a 503 with ``Retry-After``) none is free.
+        """
+        if not self._free.acquire(blocking=False):
+            raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
+        try:
+            yield
+        finally:
+            self._free.release()
+
+
+HASHING = Slots(HASHES_AT_ONCE, "The trainer is busy checking passwords: try again in a second.")
+"""Every password hash (:mod:`web.auth`) holds one of these."""
+READING = Slots(READS_AT_ONCE, "The card reader is busy: try again in a second.")
+
+
+def reads(view: View) -> View:
+    """Decorates a view that reads photos or camera frames: one mechanism for both.
+
+    :data:`READS` per client, and at most :data:`READS_AT_ONCE` running at once.
+    """
+    return READS(READING.held()(view))
+
+
+def logins(view: View) -> View:
+    """Decorates the log-in view: limits on its posts, failed ones counted.
+
+    Every post counts against the client's account tries; a failed one against the name from
+    this client, and against the site's budget.
+    """
+    return ACCOUNT_TRIES(FAILED_LOGINS(FAILED_LOGINS_SITE_WIDE(view)))
+
+
+def registrations(view: View) -> View:
+    """Decorates the registration view: every post counts against the client and the name."""
+    return ACCOUNT_TRIES(REGISTRATIONS(view))
+
+
+account_posts = ACCOUNT_TRIES
+"""Decorates the other account views: every post counts against the client's account tries."""
 
 
 def new_guest() -> None:
-    """Count a guest player about to be made for this address.
+    """Count a guest player about to be made for this client.
 
     Raises:
         werkzeug.exceptions.TooManyRequests: (a 429 with ``Retry-After``) past the limit.
     """
-    NEW_GUESTS.hit(client_address())
+    limiter: Limiter = current_app.extensions["crib_limits"]
+    with limiter.shared_limit(NEW_GUESTS_PER_CLIENT, "new-guest", error_message=TOO_MANY_GUESTS):
+        pass
 
 
-class RefuseEarly:
-    """WSGI middleware refusing, before Flask, account form posts from an address at its limit.
-
-    Flask would open the session, check the form's token, run the view's limit and render the
-    error page: about 2.5 ms of CPU for each refusal of a guesser that posts as fast as it is
-    refused. Here the refusal is the same 429 page, rendered once, with ``Retry-After`` and
-    the security headers. Nothing is counted: the address is at its limit already.
-    """
-
-    def __init__(self, app: Flask, counter: FixedWindowRateLimiter) -> None:
-        self.app = app
-        self.wsgi_app = app.wsgi_app
-        self.counter = counter
-        self.paths = frozenset(
-            rule.rule
-            for rule in app.url_map.iter_rules()
-            if "POST" in (rule.methods or ())
-            and ACCOUNT_TRIES in getattr(app.view_functions[rule.endpoint], "counted_by", ())
-        )
-        self._page: bytes | None = None
-
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        """Answer the request: the refusal, or whatever the app answers."""
-        if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO") in self.paths:
-            address = environ.get("REMOTE_ADDR") or "unknown"
-            try:
-                wait = ACCOUNT_TRIES.wait(self.counter, address)
-            except SQLAlchemyError:  # the database is down: the app answers (a 503)
-                wait = None
-            if wait is not None:
-                return self._refuse(wait, start_response)
-        return self.wsgi_app(environ, start_response)
-
-    def _refuse(self, wait: int, start_response: StartResponse) -> list[bytes]:
-        if self._page is None:  # the page Flask shows for the refusal, without a session
-            with self.app.test_request_context():
-                self._page = render_template(
-                    "error.html", code=429, message=ACCOUNT_TRIES.message
-                ).encode()
-        headers = [
-            ("Content-Type", "text/html; charset=utf-8"),
-            ("Content-Length", str(len(self._page))),
-            ("Retry-After", str(wait)),
-            *HEADERS.items(),
-        ]
-        start_response("429 TOO MANY REQUESTS", headers)
-        return [self._page]
+def _refused(error: RateLimitExceeded) -> ResponseReturnValue:
+    """A limit's refusal: the 429 page (or JSON) in players' words, with ``Retry-After``."""
+    limiter: Limiter = current_app.extensions["crib_limits"]
+    breached = limiter.current_limit  # set by the limiter as it raised the error
+    assert breached is not None
+    wait = max(1, math.ceil(breached.reset_at - time.time()))
+    return errors.handle_http(TooManyRequests(error.description, retry_after=wait))
 
 
-DATABASE_STORAGE = "database://"
+DATABASE_STORAGE = f"{limit_storage.SCHEME}://"
+OFF = ("false", "0")
+"""``CRIB_RATELIMIT_ENABLED`` values that turn the limits off."""
 """The storage setting that keeps the counts in the trainer's own database (the default)."""
-
-
-def _storage(app: Flask, uri: str) -> Storage:
-    """The storage ``uri`` names: the app's database (:data:`DATABASE_STORAGE`), or any other.
-
-    Raises:
-        limits.errors.ConfigurationError: ``uri`` names no storage the trainer can use.
-    """
-    if uri == DATABASE_STORAGE:
-        lock = app.extensions["crib_write_lock"]
-        return DatabaseStorage(app.extensions["crib_engine"], lock.held if lock else None)
-    try:
-        storage = storage_from_string(uri)
-    except ConfigurationError as error:  # an unknown scheme, or its client library missing
-        raise ConfigurationError(f"{uri}: {str(error).replace(f' : {uri}', '')}") from None
-    if not isinstance(storage, Storage):
-        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
-    return storage
 
 
 def init_app(app: Flask) -> None:
     """Count with the storage the config names (the database by default), unless turned off.
 
-    Call it once the database and the views are set up: :class:`RefuseEarly` guards the
-    account views' routes.
+    Call it once the database and the views are set up: it puts the limiter around each view
+    a :class:`PostLimit` marked.
+
+    Raises:
+        limits.errors.ConfigurationError: the storage setting names none the trainer can use.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
     app.config.setdefault("RATELIMIT_ENABLED", True)
-    enabled = app.config["RATELIMIT_ENABLED"] not in (False, "false", "False", "0", 0)
-    counter = None
-    if enabled:
-        counter = FixedWindowRateLimiter(_storage(app, app.config["RATELIMIT_STORAGE_URI"]))
-    app.extensions["crib_limits"] = counter
-    if counter is not None:
-        app.wsgi_app = RefuseEarly(app, counter)  # type: ignore[method-assign]
+    app.config["RATELIMIT_ENABLED"] = str(app.config["RATELIMIT_ENABLED"]).lower() not in OFF
+    uri = app.config["RATELIMIT_STORAGE_URI"]
+    lock = app.extensions["crib_write_lock"]
+    database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
+    limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
+    try:
+        limiter.init_app(app)
+    except ConfigurationError as error:  # an unknown scheme, or its client library missing
+        raise ConfigurationError(f"{uri}: {str(error).replace(f' : {uri}', '')}") from None
+    if limiter.enabled and not isinstance(limiter.storage, Storage):
+        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
+    app.extensions["crib_limits"] = limiter
+    app.register_error_handler(RateLimitExceeded, _refused)
+    for endpoint, view in app.view_functions.items():
+        limited: Callable[..., Any] = view
+        for limit in vars(view).get("post_limits", ()):
+            limited = limiter.shared_limit(
+                limit.rule,
+                limit.scope,
+                key_func=limit.key,
+                methods=["POST"],
+                error_message=limit.message,
+                deduct_when=limit.deduct_when,
+                exempt_when=limit.exempt_when,
+            )(limited)
+        app.view_functions[endpoint] = limited

@@ -15,7 +15,7 @@ from flask import Blueprint, abort, render_template, request
 
 from trainer.rules import RULESETS, get_rules
 
-from . import api
+from . import api, limits
 from .pages import checked
 
 bp = Blueprint("photo", __name__)
@@ -29,6 +29,7 @@ def page() -> str:
 
 @api.bp.post("/read")
 @api.takes_upload
+@limits.reads
 def read() -> dict[str, Any]:
     """Read the cards in ``image`` (multipart): the cards, the groups with scores, questions.
 

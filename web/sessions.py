@@ -8,6 +8,10 @@ costs each request an HMAC and a ``Set-Cookie`` header).
 cookie is marked ``Secure`` on a request made over HTTPS, directly or through a proxy trusted
 with ``CRIB_TRUSTED_PROXIES`` (which reports the scheme); ``true`` or ``false`` force it.
 Revoking sessions is the accounts' business (:mod:`web.auth`).
+
+A second cookie, the device cookie, remembers the usernames that logged in on this browser
+(signed, a year): the log-in limits let such a browser through (:mod:`web.limits`), so that
+guessing a name from elsewhere never locks its owner out.
 """
 
 from __future__ import annotations
@@ -16,14 +20,20 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Request, request
+from flask import Flask, Request, Response, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 LIFETIME = timedelta(days=30)
 """How long a session lasts after the browser's last visit."""
 RESIGN_AFTER = timedelta(days=1)
 """An unchanged session's cookie is signed again (its lifetime restarts) once it is this old."""
+DEVICE_COOKIE = "device"
+"""The cookie naming the usernames that logged in on this browser."""
+DEVICE_LIFETIME = timedelta(days=365)
+"""How long a browser stays known after its last log-in."""
+DEVICE_NAMES = 5
+"""The most usernames one browser is known for (the latest ones)."""
 
 
 class _Session(SecureCookieSession):
@@ -66,6 +76,38 @@ class _SessionInterface(SecureCookieSessionInterface):
         if setting == "auto":
             return request.is_secure
         return bool(setting)
+
+
+def _device_serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device")
+
+
+def known_usernames() -> list[str]:
+    """The usernames (lower case) that logged in on this browser, from its device cookie."""
+    value = request.cookies.get(DEVICE_COOKIE)
+    if not value:
+        return []
+    max_age = int(DEVICE_LIFETIME.total_seconds())
+    try:
+        names = _device_serializer().loads(value, max_age=max_age)
+    except BadSignature:
+        return []
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def remember_device(response: Response, username: str) -> Response:
+    """Set the device cookie on ``response``: ``username`` logged in on this browser."""
+    name = username.lower()
+    names = [name, *(known for known in known_usernames() if known != name)][:DEVICE_NAMES]
+    response.set_cookie(
+        DEVICE_COOKIE,
+        _device_serializer().dumps(names),
+        max_age=DEVICE_LIFETIME,
+        secure=current_app.session_interface.get_cookie_secure(current_app),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 def defaults() -> dict[str, Any]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from trainer import score_show
 from web.db import get_session
@@ -114,3 +116,21 @@ def test_wrong_password_and_logout(app: Flask, client: FlaskClient, auth: AuthAc
     assert "wrong password" in response.get_data(as_text=True)
     assert auth.login().status_code == 302
     assert "Log out alice" in client.get("/").get_data(as_text=True)
+
+
+def test_a_signed_in_request_reads_its_player_once(app: Flask, auth: AuthActions) -> None:
+    """The session is checked against the database once a request, and what the request then
+    needs of its player (the progress page's name) comes from that one read."""
+    auth.register()
+    statements: list[str] = []
+
+    def record(*args: Any) -> None:
+        statements.append(args[2])
+
+    engine = app.extensions["crib_engine"]
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        assert auth._client.get("/progress").status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert len([s for s in statements if "FROM players" in s]) == 1, statements

