@@ -7,7 +7,9 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
+from trainer.cards import Rank
 from trainer.errors import CribbageError
+from trainer.grading import HEELS_NOTE
 from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
@@ -71,6 +73,10 @@ def score() -> tuple[str, int]:
         context["error"], status = str(error), 400
     if "breakdown" in context:
         context["kinds"] = _kinds_in_order(context["breakdown"].items)
+    turned = context["breakdown"].starter.rank if "breakdown" in context else None
+    if "ranks" in context:
+        turned = context["ranks"].starter_rank
+    context["heels_note"] = HEELS_NOTE if turned is Rank.JACK else ""
     page = render_template(
         "pages/score.html", rules=rules, rulesets=RULESETS, rule_text=RULE_TEXT, **context
     )
