@@ -5,8 +5,6 @@ once (one query, kept on ``g``) and checks the version, and logging out, registe
 changing the password bumps it, so a copy of an older cookie (a shared computer's, a stolen
 one, the guest's before it registered) no longer signs anybody in. Logging out therefore ends
 the account's sessions on every device.
-
-Password hashes are capped at :data:`web.limits.HASHES_AT_ONCE` running at once.
 """
 
 from __future__ import annotations
@@ -18,17 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import (
-    Blueprint,
-    after_this_request,
-    flash,
-    g,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -120,38 +108,32 @@ def current_player() -> Player | None:
 
 
 def _play_as(player: Player) -> None:
-    """This browser now plays as ``player``, in a fresh session."""
-    session.clear()
+    """This browser (and this request) now plays as ``player``."""
     session.permanent = True
     session["player_id"] = player.id
     session["version"] = player.session_version
-    if player.username is not None:
-        session["username"] = player.username
     g.player = player
 
 
 def _sign_in(player: Player) -> None:
-    """This browser now plays as the registered ``player``, and is known for the name.
+    """This browser now plays as the registered ``player``, in a fresh session.
 
-    The device cookie (:func:`web.sessions.remember_device`) lets it past the log-in limits.
+    It is known for the name from now on: its device cookie lets it past the log-in limits.
     """
+    session.clear()
     _play_as(player)
-    username = player.username or ""
-    after_this_request(lambda response: sessions.remember_device(response, username))
+    session["username"] = player.username
+    sessions.remember_device(player.username or "")
 
 
 def _password_matches(stored: str, password: str) -> bool:
-    """Whether ``password`` hashes to ``stored``.
-
-    Raises:
-        werkzeug.exceptions.ServiceUnavailable: too many hashes are running (a 503).
-    """
+    """Whether ``password`` hashes to ``stored``; a 503 when too many hashes are running."""
     with limits.HASHING.held():
         return check_password_hash(stored, password)
 
 
 def _hashed(password: str) -> str:
-    """``password``, hashed to be stored (see :func:`_password_matches`)."""
+    """``password``, hashed to be stored; a 503 when too many hashes are running."""
     with limits.HASHING.held():
         return generate_password_hash(password)
 
@@ -165,6 +147,7 @@ def _form_problem(username: str, password: str) -> str | None:
 
 
 @bp.route("/register", methods=("GET", "POST"))
+@limits.account_tries
 @limits.registrations
 def register() -> str | Response:
     """Register; a guest's progress becomes the new account's."""
@@ -203,7 +186,9 @@ def _claim(username: str, password: str) -> str | None:
 
 
 @bp.route("/login", methods=("GET", "POST"))
-@limits.logins
+@limits.account_tries
+@limits.failed_logins
+@limits.site_failed_logins
 def login() -> str | Response:
     """Log in; anything done as a guest on this browser moves to the account."""
     if request.method == "POST":
@@ -270,7 +255,7 @@ def logout() -> Response:
 
 
 @bp.route("/password", methods=("GET", "POST"))
-@limits.account_posts
+@limits.account_tries
 def change_password() -> str | Response:
     """Change the password (the current one first); every other session of the account ends."""
     player = current_player()

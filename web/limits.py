@@ -1,14 +1,12 @@
 """Rate limits (Flask-Limiter) and caps on expensive work running at once.
 
-Each log-in or registration spends ~75 ms of CPU on scrypt, so guessing passwords is also a
-way to slow the trainer down for everyone; each cookie-less deal creates a guest player row;
-each photo or camera frame read decodes an image and runs the card model. The limits below
-bound them. The counts live in the trainer's database by default
-(``CRIB_RATELIMIT_STORAGE_URI=database://``, :mod:`web.limit_storage`), shared by every worker
-and every server using it; ``memory://`` keeps them in each worker process (faster, but the
-effective limit is then ``workers`` times the figure), and ``redis://host:6379`` or
-``memcached://host:11211`` use such a store (see the ``limits`` package).
-``CRIB_RATELIMIT_ENABLED=false`` turns them off.
+Each log-in or registration spends ~75 ms of CPU on scrypt, each cookie-less deal creates a
+guest player row, each photo or camera frame read runs the card model: the limits bound them.
+The counts live in the trainer's database by default (``CRIB_RATELIMIT_STORAGE_URI=database://``,
+:mod:`web.limit_storage`), shared by every worker and server using it; ``memory://`` keeps them
+in each worker process (the effective limit is then ``workers`` times the figure), and
+``redis://host:6379`` or ``memcached://host:11211`` use such a store (see the ``limits``
+package). ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
 
 Only the requests a limit is about pay for it: a post to a limited view, a deal that makes a
 guest. A client is its address (or the one a trusted proxy reports, ``CRIB_TRUSTED_PROXIES``),
@@ -63,14 +61,6 @@ def posted_username() -> str:
     return request.form.get("username", "").strip().lower()
 
 
-def _name_and_client() -> str:
-    return f"{posted_username()}|{client_key()}"
-
-
-def _everyone() -> str:
-    return "everyone"
-
-
 def _known_browser() -> bool:
     """Whether the posted name logged in on this browser before (its device cookie)."""
     return posted_username() in sessions.known_usernames()
@@ -103,51 +93,63 @@ class PostLimit:
         return view
 
 
-TOO_MANY_TRIES = "Too many tries: wait a few minutes, then try again."
-TOO_MANY_NAME_TRIES = "Too many tries for this username: wait a few minutes, then try again."
-
-ACCOUNT_TRIES = PostLimit("20 per minute;200 per hour", "account", TOO_MANY_TRIES)
+ACCOUNT_TRIES_PER_CLIENT = "20 per minute;200 per hour"
 """Log-in, registration or password change posts one client may make, counted together."""
-FAILED_LOGINS = PostLimit(
-    "10 per 10 minutes;50 per day",
-    "failed-login",
-    TOO_MANY_NAME_TRIES,
-    key=_name_and_client,
-    deduct_when=_failed,
-    exempt_when=_known_browser,
-)
-"""Failed log-ins for one username from one client: a guesser is slowed down, the name is not
-locked for others; a browser the name logged in on before is not limited."""
-FAILED_LOGINS_SITE_WIDE = PostLimit(
-    "60 per minute;1000 per hour",
-    "failed-login-site",
-    "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
-    key=_everyone,
-    deduct_when=_failed,
-    exempt_when=_known_browser,
-)
-"""Failed log-ins on the whole site, guessed from however many addresses (~75 ms of scrypt
-each); browsers that logged in to the name before are not limited."""
-REGISTRATIONS = PostLimit("5 per minute", "registration", TOO_MANY_NAME_TRIES, key=posted_username)
+FAILED_LOGINS_PER_NAME_AND_CLIENT = "10 per 10 minutes;50 per day"
+"""Failed log-ins for one username from one client: a guesser is slowed down, and the name is
+not locked for anybody else."""
+FAILED_LOGINS_SITE_WIDE = "60 per minute;1000 per hour"
+"""Failed log-ins on the whole site, from however many addresses (~75 ms of scrypt each)."""
+REGISTRATIONS_PER_NAME = "5 per minute"
 """Registration posts for one username, from anywhere."""
-READS = PostLimit(
-    "300 per minute", "read", "Too many photos or frames: wait a minute, then try again."
-)
-"""Photos and live-camera frames one client may send to be read (a camera sends about 4 a
-second: 240 a minute)."""
 NEW_GUESTS_PER_CLIENT = "60 per hour"
 """Guest players one client may create (browsers or scripts without the trainer's cookie)."""
-TOO_MANY_GUESTS = (
-    "Too many new players from your address: let your browser keep the trainer's cookie, "
-    "or wait a while."
-)
-
+READS_PER_CLIENT = "300 per minute"
+"""Photos and live-camera frames one client may send to be read (a camera sends about 4 a
+second: 240 a minute)."""
 HASHES_AT_ONCE = 2
 """Password hashes (scrypt, ~75 ms of a core each) running at once in one worker process."""
 READS_AT_ONCE = 2
 """Photo or frame reads (decoding and the card model) running at once in one worker process."""
 BUSY_RETRY_AFTER = 1
 """Seconds a client refused by a cap is told to wait."""
+
+TOO_MANY_TRIES = "Too many tries: wait a few minutes, then try again."
+TOO_MANY_NAME_TRIES = "Too many tries for this username: wait a few minutes, then try again."
+TOO_MANY_GUESTS = (
+    "Too many new players from your address: let your browser keep the trainer's cookie, "
+    "or wait a while."
+)
+
+account_tries = PostLimit(ACCOUNT_TRIES_PER_CLIENT, "account", TOO_MANY_TRIES)
+"""Decorates the account views: each post counts against the client."""
+registrations = PostLimit(
+    REGISTRATIONS_PER_NAME, "registration", TOO_MANY_NAME_TRIES, key=posted_username
+)
+"""Decorates the registration view: each post counts against the username."""
+failed_logins = PostLimit(
+    FAILED_LOGINS_PER_NAME_AND_CLIENT,
+    "failed-login",
+    TOO_MANY_NAME_TRIES,
+    key=lambda: f"{posted_username()}|{client_key()}",
+    deduct_when=_failed,
+    exempt_when=_known_browser,
+)
+"""Decorates the log-in view: failed log-ins count against the name from this client, except
+from a browser the name logged in on before."""
+site_failed_logins = PostLimit(
+    FAILED_LOGINS_SITE_WIDE,
+    "failed-login-site",
+    "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
+    key=lambda: "everyone",
+    deduct_when=_failed,
+    exempt_when=_known_browser,
+)
+"""Decorates the log-in view: failed log-ins count against the site's budget, except from a
+browser the name logged in on before."""
+reads_per_client = PostLimit(
+    READS_PER_CLIENT, "read", "Too many photos or frames: wait a minute, then try again."
+)
 
 
 class Slots:
@@ -162,11 +164,7 @@ class Slots:
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
-        """Hold a slot while the block (or the decorated function) runs.
-
-        Raises:
-            werkzeug.exceptions.ServiceUnavailable: (a 503 with ``Retry-After``) none is free.
-        """
+        """Hold a slot while the block (or the decorated function) runs; a 503 if none is free."""
         if not self._free.acquire(blocking=False):
             raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
         try:
@@ -183,27 +181,9 @@ READING = Slots(READS_AT_ONCE, "The card reader is busy: try again in a second."
 def reads(view: View) -> View:
     """Decorates a view that reads photos or camera frames: one mechanism for both.
 
-    :data:`READS` per client, and at most :data:`READS_AT_ONCE` running at once.
+    :data:`READS_PER_CLIENT` per client, and at most :data:`READS_AT_ONCE` running at once.
     """
-    return READS(READING.held()(view))
-
-
-def logins(view: View) -> View:
-    """Decorates the log-in view: limits on its posts, failed ones counted.
-
-    Every post counts against the client's account tries; a failed one against the name from
-    this client, and against the site's budget.
-    """
-    return ACCOUNT_TRIES(FAILED_LOGINS(FAILED_LOGINS_SITE_WIDE(view)))
-
-
-def registrations(view: View) -> View:
-    """Decorates the registration view: every post counts against the client and the name."""
-    return ACCOUNT_TRIES(REGISTRATIONS(view))
-
-
-account_posts = ACCOUNT_TRIES
-"""Decorates the other account views: every post counts against the client's account tries."""
+    return reads_per_client(READING.held()(view))
 
 
 def new_guest() -> None:
@@ -227,8 +207,6 @@ def _refused(error: RateLimitExceeded) -> ResponseReturnValue:
 
 
 DATABASE_STORAGE = f"{limit_storage.SCHEME}://"
-OFF = ("false", "0")
-"""``CRIB_RATELIMIT_ENABLED`` values that turn the limits off."""
 """The storage setting that keeps the counts in the trainer's own database (the default)."""
 
 
@@ -243,7 +221,10 @@ def init_app(app: Flask) -> None:
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
     app.config.setdefault("RATELIMIT_ENABLED", True)
-    app.config["RATELIMIT_ENABLED"] = str(app.config["RATELIMIT_ENABLED"]).lower() not in OFF
+    app.config["RATELIMIT_ENABLED"] = str(app.config["RATELIMIT_ENABLED"]).lower() not in (
+        "false",
+        "0",
+    )
     uri = app.config["RATELIMIT_STORAGE_URI"]
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}

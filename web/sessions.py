@@ -20,7 +20,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Request, Response, current_app, request
+from flask import Flask, Request, Response, after_this_request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -84,30 +84,30 @@ def _device_serializer() -> URLSafeTimedSerializer:
 
 def known_usernames() -> list[str]:
     """The usernames (lower case) that logged in on this browser, from its device cookie."""
-    value = request.cookies.get(DEVICE_COOKIE)
-    if not value:
+    value = request.cookies.get(DEVICE_COOKIE, "")
+    try:  # the trainer signed it: a list of names
+        names: list[str] = _device_serializer().loads(value, max_age=DEVICE_LIFETIME.days * 86400)
+    except BadSignature:  # none, forged, or older than its lifetime
         return []
-    max_age = int(DEVICE_LIFETIME.total_seconds())
-    try:
-        names = _device_serializer().loads(value, max_age=max_age)
-    except BadSignature:
-        return []
-    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+    return names
 
 
-def remember_device(response: Response, username: str) -> Response:
-    """Set the device cookie on ``response``: ``username`` logged in on this browser."""
+def remember_device(username: str) -> None:
+    """Set the device cookie on this request's response: ``username`` logged in here."""
     name = username.lower()
     names = [name, *(known for known in known_usernames() if known != name)][:DEVICE_NAMES]
-    response.set_cookie(
-        DEVICE_COOKIE,
-        _device_serializer().dumps(names),
-        max_age=DEVICE_LIFETIME,
-        secure=current_app.session_interface.get_cookie_secure(current_app),
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
+
+    @after_this_request
+    def set_cookie(response: Response) -> Response:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            _device_serializer().dumps(names),
+            max_age=DEVICE_LIFETIME,
+            secure=current_app.session_interface.get_cookie_secure(current_app),
+            httponly=True,
+            samesite="Lax",
+        )
+        return response
 
 
 def defaults() -> dict[str, Any]:
