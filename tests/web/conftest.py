@@ -1,18 +1,25 @@
-"""Fixtures: an app with a fresh database of its own, a client, and account actions.
+"""Fixtures: an app with a database of its own, a client, and account actions.
 
-Every test that uses the database runs twice: on a SQLite file in ``tmp_path`` and on a
-PostgreSQL database of its own. The PostgreSQL server is started once per session by
+Every test that uses the database runs twice: on SQLite and on PostgreSQL. Its database is at
+the latest schema and holds nothing: a copy of a SQLite file migrated once per session, or the
+session's one PostgreSQL database, emptied before each test (its sessions ended, its settings
+reset, its tables truncated; a new database would cost about 0.2 s a test, mostly the first
+connections filling their catalog caches). A test that changes the schema, or needs a
+database that is new and empty, takes ``empty_database_url`` instead (``postgres_url``: a new
+PostgreSQL database, dropped afterwards). The PostgreSQL server is started once per session by
 ``scripts/test-postgres --serve`` (a throwaway cluster), or is the server at
-``CRIB_TEST_DATABASE_URL`` when that is set (its role must be allowed to create databases:
-each test gets a new one, dropped afterwards). When PostgreSQL cannot be started, its tests
-fail under CI (``CI=true``) and skip elsewhere, saying why. Tests of what only SQLite does
-carry ``@pytest.mark.sqlite_only(reason)``.
+``CRIB_TEST_DATABASE_URL`` when that is set (its role must be allowed to create databases).
+When PostgreSQL cannot be started, its tests fail under CI (``CI=true``) and skip elsewhere,
+saying why. Tests of what only SQLite does carry ``@pytest.mark.sqlite_only(reason)``; tests
+whose outcome does not depend on the database carry ``@pytest.mark.any_database`` and run once,
+on SQLite.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -22,11 +29,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import URL, Engine, make_url
+from sqlalchemy import URL, Engine, inspect, make_url
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import TestResponse
 
-from web import create_app
+from web import create_app, schema
 from web.db import make_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,18 +91,78 @@ def postgres_admin(postgres_server: URL) -> Iterator[Engine]:
     engine.dispose()
 
 
-@pytest.fixture
-def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterator[str]:
-    """A new, empty PostgreSQL database for this test; dropped afterwards."""
-    admin: Engine = request.getfixturevalue("postgres_admin")
+def _new_postgres_database(admin: Engine) -> str:
+    """Create a new, empty database on ``admin``'s server; its name."""
     name = f"crib_test_{uuid.uuid4().hex[:12]}"
     with admin.connect() as connection:
         fast = connection.dialect.server_version_info >= (15,)  # no WAL for a throwaway copy
         strategy = " STRATEGY = FILE_COPY" if fast else ""
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"{strategy}')
-    yield postgres_server.set(database=name).render_as_string(hide_password=False)
+    return name
+
+
+def _drop_postgres_database(admin: Engine, name: str) -> None:
     with admin.connect() as connection:
         connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database for this test; dropped afterwards."""
+    admin: Engine = request.getfixturevalue("postgres_admin")
+    name = _new_postgres_database(admin)
+    yield postgres_server.set(database=name).render_as_string(hide_password=False)
+    _drop_postgres_database(admin, name)
+
+
+class ReusedDatabase:
+    """A PostgreSQL database at the latest schema, made once and emptied for each test."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._engine = make_engine(url)
+        schema.upgrade(self._engine)
+        with self._engine.connect() as connection:
+            tables = inspect(connection).get_table_names()
+        self._tables = ", ".join(f'"{table}"' for table in tables if table != "alembic_version")
+
+    def empty(self) -> None:
+        """Make the database as a new one at the latest schema: every other session on it
+        ended, the settings a test gave it reset, every table emptied, ids from 1 again."""
+        with self._engine.begin() as connection:
+            connection.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            name = connection.exec_driver_sql("SELECT current_database()").scalar_one()
+            connection.exec_driver_sql(f'ALTER DATABASE "{name}" RESET ALL')
+            connection.exec_driver_sql(f"TRUNCATE {self._tables} RESTART IDENTITY CASCADE")
+
+    def close(self) -> None:
+        """Close the connections this object holds."""
+        self._engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_database(postgres_server: URL, postgres_admin: Engine) -> Iterator[ReusedDatabase]:
+    """The session's PostgreSQL database at the latest schema (dropped at the end)."""
+    name = _new_postgres_database(postgres_admin)
+    url = postgres_server.set(database=name).render_as_string(hide_password=False)
+    database = ReusedDatabase(url)
+    yield database
+    database.close()
+    _drop_postgres_database(postgres_admin, name)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the latest schema, made once: each test's database is a copy."""
+    path = tmp_path_factory.mktemp("template") / "trainer.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    schema.upgrade(engine)
+    engine.dispose()  # the last connection's close moves the write-ahead log into the file
+    assert not path.with_name(f"{path.name}-wal").exists(), "the template is not in one file"
+    return path
 
 
 @pytest.fixture
@@ -108,21 +175,48 @@ def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of this test's empty database: a SQLite file, then a PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'trainer.sqlite'}"
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that uses a database on every one of ``DATABASES``, or on SQLite alone
+    when it is marked ``any_database``."""
+    if "database" in metafunc.fixturenames:
+        once = metafunc.definition.get_closest_marker("any_database") is not None
+        metafunc.parametrize("database", DATABASES[:1] if once else DATABASES)
+
+
+def _skip_if_sqlite_only(request: pytest.FixtureRequest) -> None:
     marker = request.node.get_closest_marker("sqlite_only")
     if marker is not None:
         pytest.skip(f"SQLite only: {marker.args[0]}")
+
+
+@pytest.fixture
+def empty_database_url(request: pytest.FixtureRequest, database: str, tmp_path: Path) -> str:
+    """The URL of a new, empty database: a SQLite file in ``tmp_path`` (not yet created), or
+    a new PostgreSQL database."""
+    if database == "sqlite":
+        return f"sqlite:///{tmp_path / 'trainer.sqlite'}"
+    _skip_if_sqlite_only(request)
     url: str = request.getfixturevalue("postgres_url")
     return url
 
 
 @pytest.fixture
+def database_url(request: pytest.FixtureRequest, database: str, tmp_path: Path) -> str:
+    """The URL of this test's database, at the latest schema and empty: a copy of the
+    session's SQLite file in ``tmp_path``, or the session's PostgreSQL database emptied."""
+    if database == "sqlite":
+        path = tmp_path / "trainer.sqlite"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    _skip_if_sqlite_only(request)
+    reused: ReusedDatabase = request.getfixturevalue("postgres_database")
+    reused.empty()
+    return reused.url
+
+
+@pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
-    """The trainer with a fresh database of its own."""
+    """The trainer on this test's database."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": database_url})
     yield app
     app.extensions["crib_engine"].dispose()

@@ -13,9 +13,11 @@ from web import create_app
 from web.db import get_session
 
 
-def test_schema_created_at_start_up(app: Flask) -> None:
-    """The four tables exist as soon as the app is built."""
+def test_schema_created_at_start_up(empty_database_url: str) -> None:
+    """The four tables exist as soon as the app is built on a new, empty database."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": empty_database_url})
     tables = set(inspect(app.extensions["crib_engine"]).get_table_names())
+    app.extensions["crib_engine"].dispose()
     assert {"players", "drills", "answers", "skills"} <= tables
 
 

@@ -9,6 +9,8 @@ from flask.testing import FlaskClient
 
 from web.headers import CONTENT_SECURITY_POLICY
 
+pytestmark = pytest.mark.any_database  # headers are set whatever the database
+
 PAGES = ["/", "/daily", "/practice/hand", "/sprint", "/score?cards=5H+5D+5C+JS+5S", "/photo"]
 PAGES += ["/score/pegging?play=5H+10S", "/progress", "/auth/login", "/auth/register"]
 

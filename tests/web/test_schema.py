@@ -29,6 +29,12 @@ NEW_PASSWORD = "cribbage29"
 
 
 @pytest.fixture
+def database_url(empty_database_url: str) -> str:
+    """The schema tests start from a new, empty database (the app fixture's too)."""
+    return empty_database_url
+
+
+@pytest.fixture
 def engine(database_url: str) -> Any:
     """An engine on the test's empty database."""
     engine = make_engine(database_url)
