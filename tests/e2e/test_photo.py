@@ -28,6 +28,20 @@ TABLE = {
     "crib": ("AC 2C 3C 4D", (730, 470)),
 }
 STARTER = ("5S", (700, 470))
+ASKED = {"hand 1": "5H 5D 5C JS", "flush": "2H 4H 6H 8H", "crib": "AC 2C 3C 4D"}
+"""A table whose crib lies as near the starter as a hand does: the reader asks which is the
+crib (the flush is 4 more as a hand than as the crib, with the 5♠ starter)."""
+PHONE_FIXUP_HEIGHT = 1400
+"""Pixels the fix-up view (the groups, the totals) may take on a phone for a two-player table
+(it took 2,591 with a full-width row for each card)."""
+
+
+REAL_PIP = (
+    ".result .card .pip { inset: 0; display: flex; align-items: center; justify-content: center;"
+    " padding: 14% 0 0 14%; }"
+)
+"""The pip in the middle of the card, as on a real card (the page draws it low and right, where
+a real card has its second corner index, which the reader would take it for)."""
 
 
 def symbol(code: str) -> str:
@@ -43,6 +57,7 @@ def cards_picture(browser: Browser, server: str, cards: str) -> np.ndarray:
     hand, starter = (cards, "KC") if " " in cards else ("AD 2D 3D 4D", cards)
     page.goto(f"{server}/score?cards={hand.replace(' ', '+')}&starter={starter}")
     page.add_style_tag(content=".result .cards { flex-wrap: nowrap }")
+    page.add_style_tag(content=REAL_PIP)
     if " " in cards:
         page.add_style_tag(content=".starter-slot { display: none }")
         png = page.locator(".result .cards").screenshot()
@@ -82,12 +97,32 @@ def photos(
             + [(starter, STARTER[1])],
             (1800, 1100),
         ),
+        "asked": asked_table(browser, server, starter),
     }
     paths = {}
     for name, picture in pictures.items():
         paths[name] = folder / f"{name}.png"
         cv2.imwrite(str(paths[name]), picture)
     return paths
+
+
+def asked_table(browser: Browser, server: str, starter: np.ndarray) -> np.ndarray:
+    """:data:`ASKED` laid out with the starter halfway between the flush and the crib (the
+    table turned half a turn about the starter is the same), the other hand above."""
+    hand, flush, crib = (cards_picture(browser, server, ASKED[k]) for k in ASKED)
+    height, width = flush.shape[:2]
+    gap, row = 120, 420
+    middle = row + (height - starter.shape[0]) // 2
+    at = 60 + width + gap
+    return lay_out(
+        [
+            (hand, (60, 40)),
+            (flush, (60, row)),
+            (starter, (at, middle)),
+            (crib, (at + starter.shape[1] + gap, row)),
+        ],
+        (2 * (60 + width + gap) + starter.shape[1], row + height + 60),
+    )
 
 
 @pytest.fixture
@@ -261,3 +296,121 @@ def test_a_read_that_gets_no_answer_still_finishes(
     expect(button).to_be_enabled()
     expect(page.locator("#photo-status")).to_be_hidden()
     assert not API_WORDS.search(error.text_content() or "")
+
+
+def totals_table(page: Page) -> dict[str, str]:
+    """Who scored what, as the page's table of totals says it: name → points."""
+    rows = page.locator("#table-total tr")
+    return {
+        rows.nth(i).locator("th").inner_text(): rows.nth(i).locator("td").first.inner_text()
+        for i in range(rows.count())
+    }
+
+
+def test_every_score_is_shown_before_the_crib_is_named(
+    phone: Page, server: str, photos: dict[str, Path], shots: Path, messages: list[str]
+) -> None:
+    """The crib as near the starter as a hand: the reader asks which is the crib, and every
+    group's score is shown at once, the flush's score as the crib beside it."""
+    page = phone
+    answer = read_photo(page, server, photos["asked"])
+    assert answer["question"]["kind"] == "crib"  # type: ignore[index]
+    expect(page.locator("#question")).to_contain_text("Which group is the crib?")
+    starter = STARTER[0]
+    flush = page.locator(".group", has=page.get_by_label(f"card {symbol('2H')} in"))
+    crib = page.locator(".group", has=page.get_by_label(f"card {symbol('AC')} in"))
+    as_hand = score_show(ASKED["flush"].split(), starter).total
+    as_crib = score_show(ASKED["flush"].split(), starter, crib=True).total
+    expect(flush.locator(".group-total")).to_have_text(f" {as_hand}")
+    expect(flush.locator(".crib-total")).to_have_text(f"{as_crib} if the crib")
+    other = score_show(ASKED["crib"].split(), starter).total
+    expect(crib.locator(".group-total")).to_have_text(f" {other}")
+    expect(crib.locator(".crib-total")).to_have_count(0)
+    assert totals_table(page)["group 2"] == str(as_hand)
+    shown(page, messages)
+    page.screenshot(path=shots / "phone-photo-crib-asked.png", full_page=True)
+    assert not [m for m in messages if API_WORDS.search(m)]
+
+
+def test_naming_the_crib_on_a_phone(
+    phone: Page, server: str, photos: dict[str, Path], shots: Path, messages: list[str]
+) -> None:
+    """Naming the crib makes the other groups hands, without asking; the totals read as a
+    table of who scored what; the fix-up view stays compact on a phone."""
+    page = phone
+    read_photo(page, server, photos["asked"])
+    starter = STARTER[0]
+    crib = page.locator(".group", has=page.get_by_label(f"card {symbol('AC')} in"))
+    crib.get_by_role("combobox", name="what").select_option("crib")
+    expect(page.locator("#question")).to_have_text("")
+    expect(page.locator(".group.hand")).to_have_count(2)
+    expect(page.locator(".group.open")).to_have_count(0)
+    expect(page.locator(".crib-total")).to_have_count(0)
+    hands = sorted(str(score_show(ASKED[k].split(), starter).total) for k in ("hand 1", "flush"))
+    expect(page.locator("#table-total caption")).to_have_text("Who scored what")
+    totals = totals_table(page)
+    assert sorted(totals) == ["hand 1", "hand 2", "the crib"]
+    assert sorted([totals["hand 1"], totals["hand 2"]]) == hands
+    assert totals["the crib"] == str(score_show(ASKED["crib"].split(), starter, crib=True).total)
+    shown(page, messages)
+    page.screenshot(path=shots / "phone-photo-fixup.png", full_page=True)
+    fixup = page.locator("#groups").bounding_box()
+    assert fixup is not None and fixup["height"] <= PHONE_FIXUP_HEIGHT, fixup
+    assert scroll_width(page) <= PHONE["width"]
+    assert not [m for m in messages if API_WORDS.search(m)]
+
+
+def test_an_unsure_card_offers_its_choices(
+    desktop: Page, server: str, photos: dict[str, Path]
+) -> None:
+    """A card read with low confidence: the answer's choices as buttons; picking one settles
+    the card and the hand is scored (the reader's answer stood in for)."""
+    page = desktop
+    box = [10.0, 10.0, 30.0, 40.0]
+    answer = {
+        "rules": "six-card",
+        "image_size": [640, 480],
+        "seconds": 0.1,
+        "cards": [
+            {"card": c, "confidence": 0.99, "box": box, "uncertain": False, "choices": [c]}
+            for c in ("5H", "5D", "5C", "5S")
+        ]
+        + [
+            {
+                "card": "JS",
+                "confidence": 0.5,
+                "box": box,
+                "uncertain": True,
+                "choices": ["JS", "JC"],
+            }
+        ],
+        "groups": [
+            {
+                "role": "hand",
+                "name": "the hand",
+                "cards": [0, 1, 2, 4],
+                "box": box,
+                "score": None,
+                "crib_score": None,
+            },
+            {
+                "role": "starter",
+                "name": "the starter",
+                "cards": [3],
+                "box": box,
+                "score": None,
+                "crib_score": None,
+            },
+        ],
+        "question": None,
+        "left_out": [],
+        "note": "check JS: read with low confidence",
+    }
+    page.route("**/api/read", lambda route: route.fulfill(json=answer))
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", photos["hand"])
+    page.locator("#photo-form button[type=submit]").click()
+    expect(page.locator(".group.hand .group-total")).to_have_count(0)
+    page.get_by_role("button", name=f"it is {symbol('JS')}").click()
+    expect(page.locator(".group.hand .group-total")).to_have_text(" 29")
+    expect(page.get_by_role("button", name=f"it is {symbol('JC')}")).to_have_count(0)

@@ -1,6 +1,6 @@
-/* The photo page: send the photo, draw each group read on it with its score, and let the
-   player fix the table (retype, move, delete or add a card; mark the crib and the starter),
-   re-scoring at once. Every message is in players' words. */
+/* The photo page: send the photo, draw the answer (each group read on it with its score), and
+   let the player fix the table (retype, move, delete or add a card; mark the crib and the
+   starter), re-scoring at once with /api/table. Every message is in players' words. */
 import { ApiError, WAIT_SECONDS, postForm, postJSON } from "./api.js";
 import { cardText, miniCards } from "./cards.js";
 import { h } from "./dom.js";
@@ -9,9 +9,12 @@ import { mountPicker, typedTokens } from "./picker.js";
 const $ = (id) => document.getElementById(id);
 const ROLES = ["hand", "crib", "starter"];
 const ASIDE = "aside";
+/** A screen wide enough to show each group's items open (a phone shows them on a tap). */
+const WIDE = window.matchMedia("(min-width: 700px)");
 
 /** What the page knows: the photo's size, the rule set, and the groups as the player fixes them. */
 const table = { size: [1, 1], rules: "six-card", groups: [], question: null };
+/** Each group's `{score, crib}` (its score, and as the crib while it may be the crib), or null. */
 let lastScores = [];
 
 /** A message for a failed request, never the API's own words for a malformed call. */
@@ -45,17 +48,27 @@ function groupNames() {
   });
 }
 
-/** The rule set's sizes, from the form's options. */
+/** The rule set's sizes and players, from the form's options. */
 function sizes() {
   const option = [...$("rules").options].find((o) => o.value === table.rules) || $("rules").options[1];
-  return { hand: Number(option.dataset.handSize), crib: Number(option.dataset.cribSize) };
+  const { handSize, cribSize, players } = option.dataset;
+  return { hand: Number(handSize), crib: Number(cribSize), players: Number(players) };
 }
 
-/** Give a lone unnamed group its role when only one fits (a hand, or the crib if ticked). */
-function settleLoneGroup() {
+/** Name the groups whose role the others settle: once the crib is named the rest can only be
+    hands; with every hand named the one left is the crib; a lone group is the hand (or the
+    crib, when the box is ticked). */
+function settleRoles() {
   const open = table.groups.filter((g) => g.role === null);
-  const named = table.groups.filter((g) => g.role === "hand" || g.role === "crib");
-  if (open.length === 1 && named.length === 0 && open[0].cards.length === sizes().hand) {
+  const hands = table.groups.filter((g) => g.role === "hand").length;
+  const cribs = table.groups.filter((g) => g.role === "crib").length;
+  const { hand, crib, players } = sizes();
+  if (!open.length) return;
+  if (cribs && hands + open.length <= players && open.every((g) => g.cards.length === hand)) {
+    for (const g of open) g.role = "hand";
+  } else if (!cribs && hands === players && open.length === 1 && open[0].cards.length === crib) {
+    open[0].role = "crib";
+  } else if (!cribs && !hands && open.length === 1 && open[0].cards.length === hand) {
     open[0].role = $("crib").checked ? "crib" : "hand";
   }
 }
@@ -85,8 +98,8 @@ function drawBoxes() {
     if (!drawn.length) return;
     const around = [0, 1, 2, 3].map((k) => (k < 2 ? Math.min : Math.max)(...drawn.map((c) => c.box[k])));
     const pad = 0.25 * Math.max(around[2] - around[0], around[3] - around[1]) / drawn.length + 8;
-    const score = lastScores[i];
-    const label = `${names[i]}${score ? ` · ${score.total}` : ""}`;
+    const scored = lastScores[i];
+    const label = `${names[i]}${scored ? ` · ${scored.score.total}` : ""}`;
     const box = h("span", { className: `group-box ${g.role || "open"}` }, h("span", { text: label }));
     place(box, [around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad]);
     boxes.push(box);
@@ -115,15 +128,26 @@ function move(from, card, target) {
   changed();
 }
 
+/** Take `code` as what `card` is (typed, or picked among its choices). */
+function settle(card, code) {
+  Object.assign(card, { card: code, uncertain: false, confidence: 1, choices: [code] });
+  changed();
+}
+
 function chip(group, index, card) {
   const names = groupNames();
   const input = h("input", { value: card.card, size: 3, "aria-label": `card ${cardText(card.card)} in ${names[index]}`, className: card.uncertain ? "unsure" : "" });
   input.addEventListener("change", () => {
     const [token] = typedTokens(input);
-    if (!token) return;
-    Object.assign(card, { card: token, uncertain: false, confidence: 1 });
-    changed();
+    if (token) settle(card, token);
   });
+  const choices = card.uncertain && card.choices.length > 1
+    ? h("span", { className: "choices" }, ...card.choices.map((code) => {
+      const pick = h("button", { type: "button", className: "choice", text: cardText(code), "aria-label": `it is ${cardText(code)}` });
+      pick.addEventListener("click", () => settle(card, code));
+      return pick;
+    }))
+    : null;
   const targets = [
     h("option", { value: "", text: "Move to…" }),
     ...table.groups.map((g, i) => (i === index || g.role === "starter" ? null : h("option", { value: String(i), text: names[i] }))),
@@ -133,13 +157,13 @@ function chip(group, index, card) {
   ].filter(Boolean);
   const mover = h("select", { className: "move", "aria-label": `move ${cardText(card.card)}` }, ...targets);
   mover.addEventListener("change", () => mover.value && move(index, card, mover.value));
-  const remove = h("button", { type: "button", className: "delete", text: "Delete", "aria-label": `delete ${cardText(card.card)}` });
+  const remove = h("button", { type: "button", className: "delete", text: "✕", title: "Delete this card", "aria-label": `delete ${cardText(card.card)}` });
   remove.addEventListener("click", () => {
     group.cards = group.cards.filter((c) => c !== card);
     changed();
   });
   const sure = card.box ? `${Math.round(100 * card.confidence)}% sure` : "typed";
-  return h("span", { className: "chip-edit" }, input, h("small", { text: card.uncertain ? `${sure}: check it` : sure }), mover, remove);
+  return h("span", { className: `chip-edit${card.uncertain ? " unsure" : ""}` }, input, remove, mover, h("small", { text: card.uncertain ? `${sure}: check it` : sure }), choices);
 }
 
 function shareLink(group, starter) {
@@ -154,7 +178,7 @@ function drawGroups() {
   const sections = table.groups.map((g, i) => {
     const role = h(
       "select", { className: "role", "aria-label": `what ${names[i]} is` },
-      h("option", { value: "", text: "choose: hand or crib?" }),
+      h("option", { value: "", text: "hand or crib?" }),
       h("option", { value: "hand", text: "a hand" }),
       h("option", { value: "crib", text: "the crib" }),
       h("option", { value: "starter", text: "the starter" }),
@@ -163,19 +187,25 @@ function drawGroups() {
     role.value = g.role || "";
     role.addEventListener("change", () => {
       g.role = role.value || null;
+      if (g.role === "crib") for (const other of table.groups) if (other !== g && other.role === "crib") other.role = null;
       changed();
     });
-    const score = lastScores[i];
-    const items = score
-      ? h("ul", { className: "items" }, ...score.items.map((item) => h("li", { className: "item" }, h("span", { className: "what", text: item.kind }), miniCards(item.cards), h("span", { className: "pts", text: String(item.points) }))))
+    const scored = lastScores[i];
+    const score = scored && scored.score;
+    const items = score && score.items.length
+      ? h("details", { className: "breakdown", open: WIDE.matches },
+        h("summary", { text: `Item by item (${score.items.length})` }),
+        h("ul", { className: "items" }, ...score.items.map((item) => h("li", { className: "item" }, h("span", { className: "what", text: item.kind }), miniCards(item.cards), h("span", { className: "pts", text: String(item.points) })))))
       : null;
     return h(
       "section", { className: `group ${g.role || "open"}`, dataset: { role: g.role || "" } },
-      h("h2", {}, h("span", { text: names[i] }), " ", h("label", {}, "is ", role), score ? h("strong", { className: "group-total", text: ` ${score.total}` }) : null),
+      h("h2", {}, h("span", { text: names[i] }), " ", h("label", {}, "is ", role),
+        score ? h("strong", { className: "group-total", text: ` ${score.total}` }) : null,
+        scored && scored.crib ? h("small", { className: "crib-total", text: `${scored.crib.total} if the crib` }) : null),
       h("div", { className: "chips" }, ...g.cards.map((c) => chip(g, i, c))),
       score ? h("p", { className: "say", text: `“${score.say}”` }) : null,
       items,
-      score && starter ? shareLink(g, starter.cards[0].card) : null,
+      score && starter && g.role ? shareLink(g, starter.cards[0].card) : null,
     );
   });
   $("groups").replaceChildren(...sections);
@@ -189,32 +219,52 @@ function drawGroups() {
   $("add-to").value = !starter ? "starter" : short >= 0 ? String(short) : "new";
 }
 
+/** Who scored what: a row for each group scored (and its score as the crib, while asked). */
 function showTotals() {
   const names = groupNames();
-  const parts = lastScores.map((s, i) => (s ? `${names[i]} ${s.total}` : null)).filter(Boolean);
-  $("table-total").textContent = parts.length ? parts.join(" · ") : "";
+  const rows = lastScores.map((s, i) => s && h(
+    "tr", {},
+    h("th", { scope: "row", text: names[i] }),
+    h("td", { text: String(s.score.total) }),
+    h("td", { className: "if-crib", text: s.crib ? `${s.crib.total} if the crib` : "" }),
+  )).filter(Boolean);
+  $("table-total").replaceChildren(h("caption", { text: "Who scored what" }), h("tbody", {}, ...rows));
+  $("table-total").hidden = !rows.length;
 }
 
-/** Re-score the table as the player has it now (or say what is left to settle). */
+function draw() {
+  drawGroups();
+  drawBoxes();
+  showTotals();
+}
+
+/** The groups the engine counts: hands, the crib, the starter, and those not yet named. */
+function counted() {
+  return table.groups.filter((g) => g.role === null || ROLES.includes(g.role));
+}
+
+/** Re-score the table as the player has it now (saying what is left to settle). */
 async function rescore() {
   table.groups = table.groups.filter((g) => g.cards.length);
-  settleLoneGroup();
+  settleRoles();
   lastScores = [];
   const todo = pending();
   $("question").textContent = todo;
-  if (!todo) {
-    const counted = table.groups.filter((g) => ROLES.includes(g.role));
-    const body = { rules: table.rules, groups: counted.map((g) => ({ role: g.role, cards: g.cards.map((c) => c.card) })) };
+  const starters = table.groups.filter((g) => g.role === "starter").flatMap((g) => g.cards);
+  if (starters.length === 1) {
+    const groups = counted();
+    const body = { rules: table.rules, groups: groups.map((g) => ({ role: g.role, cards: g.cards.map((c) => c.card) })) };
     try {
       const scored = (await postJSON("/api/table", body)).groups;
-      lastScores = table.groups.map((g) => (ROLES.includes(g.role) ? scored[counted.indexOf(g)].score : null));
+      lastScores = table.groups.map((g) => {
+        const found = scored[groups.indexOf(g)];
+        return found && found.score ? { score: found.score, crib: found.crib_score } : null;
+      });
     } catch (error) {
       $("question").textContent = problem(error);
     }
   }
-  drawGroups();
-  drawBoxes();
-  showTotals();
+  draw();
 }
 
 function changed() {
@@ -247,25 +297,29 @@ $("photo-form").addEventListener("submit", async (event) => {
   $("photo").hidden = false;
   const data = await readPhoto();
   if (!data) return;
-  const cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, uncertain: c.uncertain, box: c.box }));
-  table.size = data.image_size;
-  table.rules = data.rules;
-  table.question = data.question;
-  table.groups = data.groups.map((g) => ({
-    role: g.role,
-    cards: g.card_indices.length ? g.card_indices.map((i) => cards[i]) : g.cards.map((card) => ({ card, confidence: 1, uncertain: false, box: null })),
-  }));
-  if (data.left_out.length) table.groups.push({ role: ASIDE, cards: data.left_out.map((i) => cards[i]) });
-  $("read").hidden = false;
-  await rescore();
-  if (data.question && data.question.kind !== "starter") $("question").textContent = data.question.text;
+  show(data);
 });
+
+/** Draw the reader's answer as it came: the groups, their scores, the question still open. */
+export function show(answer) {
+  const cards = answer.cards.map((c) => ({ ...c }));
+  table.size = answer.image_size;
+  table.rules = answer.rules;
+  table.question = answer.question;
+  table.groups = answer.groups.map((g) => ({ role: g.role, cards: g.cards.map((i) => cards[i]) }));
+  lastScores = answer.groups.map((g) => (g.score ? { score: g.score, crib: g.crib_score } : null));
+  if (answer.left_out.length) table.groups.push({ role: ASIDE, cards: answer.left_out.map((i) => cards[i]) });
+  $("read").hidden = false;
+  const question = answer.question;
+  $("question").textContent = question && question.kind !== "starter" ? question.text : pending();
+  draw();
+}
 
 $("add-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const [token] = typedTokens($("add-card"));
   if (!token) return;
-  const card = { card: token, confidence: 1, uncertain: false, box: null };
+  const card = { card: token, confidence: 1, uncertain: false, box: null, choices: [token] };
   const target = $("add-to").value;
   if (target === "starter") {
     const starter = table.groups.find((g) => g.role === "starter");
