@@ -1,21 +1,25 @@
-"""Pages: home, the score calculators that settle disputes, and progress."""
+"""Pages: home, the score calculators that settle disputes, progress and history."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
+from sqlalchemy.orm import Session
 
 from trainer.cards import Rank
+from trainer.dealing import Category
 from trainer.errors import CribbageError
 from trainer.grading import HEELS_NOTE
 from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
 from trainer.show import Breakdown, score_typed
+from trainer.weak_spots import Tally
 
-from . import charts, progress, training
+from . import charts, practice, progress, training
 from .auth import current_player
 from .db import get_session
 
@@ -29,8 +33,23 @@ def checked(values: Mapping[str, str], name: str) -> bool:
 
 @bp.get("/")
 def home() -> str:
-    """The start page: today's challenge, practice by kind, sprint, calculators."""
-    return render_template("pages/home.html", today=training.today())
+    """The start page: where the player stands today, then the drills and calculators."""
+    player = current_player()
+    today = training.today()
+    standing = None if player is None else _standing(get_session(), player.id, today)
+    return render_template("pages/home.html", today=today, standing=standing)
+
+
+def _standing(db: Session, player_id: int, today: str) -> dict[str, Any]:
+    """Today's daily challenge, the current and best streaks, and the category to practise."""
+    results = progress.daily_results(db, player_id)
+    completed = [date for date, result in results.items() if result.complete]
+    return {
+        "daily": results.get(today),
+        "streak": progress.streak(completed, today),
+        "best_streak": progress.best_streak(completed),
+        "weakest": progress.weakest(progress.skills(db, player_id)),
+    }
 
 
 def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
@@ -105,6 +124,61 @@ def score_pegging() -> tuple[str, int]:
             context["error"], status = str(error), 400
     page = render_template("pages/pegging.html", rule_text=RULE_TEXT, **context)
     return page, status
+
+
+CALENDAR_WEEKS = 16
+"""Weeks of days practised the history shows (a phone's width)."""
+TREND_WEEKS = 8
+"""Weeks the history's trends by category go back."""
+
+
+@bp.get("/history")
+def history() -> str:
+    """Days practised with each daily result, sprint bests, weekly trends by category."""
+    player = current_player()
+    if player is None:
+        return render_template("pages/history.html", player=None)
+    db = get_session()
+    today = training.today()
+    start = progress.week_of(today)
+    calendar_from = _weeks_before(start, CALENDAR_WEEKS - 1)
+    results = progress.daily_results(db, player.id, calendar_from)
+    marks = {
+        date: (str(result.right) if result.complete else "", f"daily {result}")
+        for date, result in results.items()
+    }
+    answers = progress.answers_by_day(db, player.id, calendar_from)
+    runs = progress.sprint_runs(db, player.id, practice.SPRINT_SECONDS)
+    trends = progress.weekly_tallies(db, player.id, _weeks_before(start, TREND_WEEKS - 1))
+    return render_template(
+        "pages/history.html",
+        player=player,
+        calendar=charts.calendar(today, answers, marks, CALENDAR_WEEKS),
+        calendar_weeks=CALENDAR_WEEKS,
+        days_practised=len(answers),
+        bests=progress.personal_bests(runs),
+        sprints=len(runs),
+        trends=[_trend(category, trends[category]) for category in Category if category in trends],
+    )
+
+
+def _weeks_before(monday: str, weeks: int) -> str:
+    return (datetime.date.fromisoformat(monday) - datetime.timedelta(weeks=weeks)).isoformat()
+
+
+def _trend(category: Category, weeks: Mapping[str, Tally]) -> dict[str, Any]:
+    """One category's row of the trends: accuracy and seconds per answer, week by week."""
+    labels = [f"week of {week}" for week in weeks]
+    accuracy = [100 * (1 - t.missed / t.seen) for t in weeks.values()]
+    seconds = [t.seconds / t.seen for t in weeks.values()]
+    return {
+        "category": category,
+        "accuracy": charts.sparkline(labels, accuracy, "%", 100),
+        "seconds": charts.sparkline(labels, seconds, "s"),
+        "last_accuracy": accuracy[-1],
+        "last_seconds": seconds[-1],
+        "answers": sum(t.seen for t in weeks.values()),
+    }
 
 
 @bp.get("/progress", endpoint="progress")

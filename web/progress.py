@@ -1,4 +1,8 @@
-"""A player's progress: per-day accuracy and speed, misses by category, streak, summaries."""
+"""A player's progress: accuracy and speed by day, misses by category, streaks, the history.
+
+The history is the days practised, the daily results, sprint bests and weekly trends by
+category; each function is one query, whatever the span of days it covers.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
 from trainer.dealing import DAILY_KINDS, Category
+from trainer.weak_spots import Tally, tally
 
 from .models import Answer, Drill, Skill
 
@@ -88,6 +93,152 @@ def completed_dailies(db: Session, player_id: int) -> list[str]:
         .order_by(Drill.daily_date)
     )
     return [d for (d,) in rows if d is not None]
+
+
+@dataclasses.dataclass(frozen=True)
+class DailyResult:
+    """How far the player got with one date's daily challenge."""
+
+    date: str
+    answered: int
+    right: int
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        """Whether every deal of the challenge was answered."""
+        return self.answered == len(DAILY_KINDS)
+
+    def __str__(self) -> str:
+        """``5/6 in 1:42`` once done, ``2 of 6 answered`` before."""
+        if not self.complete:
+            return f"{self.answered} of {len(DAILY_KINDS)} answered"
+        clock = f"{int(self.seconds) // 60}:{int(self.seconds) % 60:02d}"
+        return f"{self.right}/{self.answered} in {clock}"
+
+
+def daily_results(db: Session, player_id: int, since: str = "") -> dict[str, DailyResult]:
+    """The player's daily challenges with an answer, by date (from ``since`` on), oldest first."""
+    rows = db.execute(
+        select(
+            Drill.daily_date,
+            func.count(Answer.id),
+            func.sum(case((Answer.correct, 1), else_=0)),
+            func.sum(Answer.seconds),
+        )
+        .join(Answer, Answer.drill_id == Drill.id)
+        .where(Drill.player_id == player_id, Drill.daily_date >= since)
+        .group_by(Drill.daily_date)
+        .order_by(Drill.daily_date)
+    )
+    return {d: DailyResult(d, n, int(r or 0), float(s or 0)) for d, n, r, s in rows if d}
+
+
+def best_streak(completed: list[str]) -> int:
+    """The longest run of daily challenges, with :data:`STREAK_GRACE_DAYS` as in :func:`streak`.
+
+    >>> best_streak(["2026-11-01", "2026-11-02", "2026-11-10", "2026-11-11", "2026-11-13"])
+    3
+    """
+    best = run = 0
+    previous: datetime.date | None = None
+    for date in completed:
+        day = datetime.date.fromisoformat(date)
+        gap = (day - previous).days - 1 if previous else STREAK_GRACE_DAYS + 1
+        run = run + 1 if gap <= STREAK_GRACE_DAYS else 1
+        best, previous = max(best, run), day
+    return best
+
+
+def weakest(ranked: Sequence[tuple[Category, Skill]]) -> tuple[Category, Skill] | None:
+    """The category to practise next: the first of :func:`skills` with a miss, if any."""
+    return next(((c, s) for c, s in ranked if s.missed), None)
+
+
+def answers_by_day(db: Session, player_id: int, since: str) -> dict[str, int]:
+    """How many answers the player gave each day from ``since`` on."""
+    rows = db.execute(
+        select(Answer.day, func.count(Answer.id))
+        .where(Answer.player_id == player_id, Answer.day >= since)
+        .group_by(Answer.day)
+    )
+    return {day: count for day, count in rows}
+
+
+@dataclasses.dataclass(frozen=True)
+class SprintRun:
+    """One sprint: when it started and how many hands were counted right."""
+
+    day: str
+    started: float
+    right: int
+    answered: int
+
+
+def sprint_runs(db: Session, player_id: int, seconds: float) -> list[SprintRun]:
+    """The player's sprints, oldest first.
+
+    A sprint is not stored as such: its drills are the sprint drills dealt within ``seconds``
+    (the sprint's length) of the first one, so two sprints begun within that time of each
+    other count as one.
+    """
+    rows = db.execute(
+        select(Drill.dealt_at, Answer.correct, Answer.day)
+        .join(Answer, Answer.drill_id == Drill.id)
+        .where(Drill.player_id == player_id, Drill.mode == "sprint")
+        .order_by(Drill.dealt_at)
+    )
+    runs: list[SprintRun] = []
+    for dealt_at, correct, day in rows:
+        last = runs[-1] if runs else None
+        if last is None or dealt_at - last.started > seconds:
+            runs.append(SprintRun(day, dealt_at, int(correct), 1))
+        else:
+            runs[-1] = dataclasses.replace(
+                last, right=last.right + int(correct), answered=last.answered + 1
+            )
+    return runs
+
+
+def personal_bests(runs: Sequence[SprintRun]) -> list[SprintRun]:
+    """Each sprint that beat every one before it, the latest record first."""
+    records: list[SprintRun] = []
+    for run in runs:
+        if run.right and (not records or run.right > records[-1].right):
+            records.append(run)
+    return records[::-1]
+
+
+def week_of(day: str) -> str:
+    """The Monday of ``day``'s week (``YYYY-MM-DD``).
+
+    >>> week_of("2026-11-25")
+    '2026-11-23'
+    """
+    date = datetime.date.fromisoformat(day)
+    return (date - datetime.timedelta(days=date.weekday())).isoformat()
+
+
+def weekly_tallies(db: Session, player_id: int, since: str) -> dict[Category, dict[str, Tally]]:
+    """Per category, the player's tally for each week (by its Monday) from ``since`` on."""
+    rows = db.execute(
+        select(Answer.day, Drill.categories, Answer.missed, Answer.seconds)
+        .join(Drill, Drill.id == Answer.drill_id)
+        .where(Answer.player_id == player_id, Answer.day >= since)
+    )
+    by_week: dict[str, list[tuple[list[Category], list[Category], float]]] = {}
+    for day, present, missed, seconds in rows:
+        answers = by_week.setdefault(week_of(day), [])
+        answers.append((_categories(present), _categories(missed), seconds))
+    trends: dict[Category, dict[str, Tally]] = {}
+    for week in sorted(by_week):
+        for category, counted in tally(by_week[week]).items():
+            trends.setdefault(category, {})[week] = counted
+    return trends
+
+
+def _categories(text: str) -> list[Category]:
+    return [Category(c) for c in text.split(",") if c]
 
 
 def streak(completed: list[str], today: str) -> int:
