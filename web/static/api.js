@@ -5,11 +5,13 @@ export class ApiError extends Error {
   /**
    * @param {string} message
    * @param {number} status the HTTP status (0 when the trainer could not be reached)
+   * @param {number} [retryAfter] seconds the trainer asked to wait (its `Retry-After`), or 0
    */
-  constructor(message, status) {
+  constructor(message, status, retryAfter = 0) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -50,7 +52,8 @@ async function request(url, init = {}, seconds = WAIT_SECONDS) {
   }
   if (!response.ok) {
     const why = data && typeof data.error === "string" ? data.error : response.statusText;
-    throw new ApiError(why || `The trainer answered ${response.status}.`, response.status);
+    const wait = Number(response.headers.get("Retry-After")) || 0;
+    throw new ApiError(why || `The trainer answered ${response.status}.`, response.status, wait);
   }
   if (data === null) throw new ApiError("The trainer gave an answer this page cannot read.", response.status);
   return data;
