@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Blueprint, abort, current_app, request
+from flask.blueprints import BlueprintSetupState
 from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import TooManyRequests
 
 from trainer import score_show
 from trainer.dealing import KINDS, Difficulty
@@ -197,13 +199,35 @@ def pegging() -> dict[str, Any]:
     return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
 
 
+TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
+
+
+@bp.record_once
+def _schedule_purges(state: BlueprintSetupState) -> None:
+    state.app.extensions["crib_purges"] = training.PurgeSchedule()
+
+
 @bp.get("/drills/next")
 def next_drill() -> dict[str, Any]:
-    """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``."""
+    """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``.
+
+    The drill of that kind not yet answered comes back instead of a new one; new ones are
+    limited to ``DEALS_PER_MINUTE`` (a 429 beyond). A deal also purges, once an hour
+    (:class:`web.training.PurgeSchedule`).
+    """
     kind: Any = _choice("kind", KINDS, "hand")
     level = Difficulty(_choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
     mode = _choice("mode", ("practice", "sprint"), "practice")
-    drill = as_player(lambda db, player_id: training.deal_next(db, player_id, kind, level, mode))
+    current_app.extensions["crib_purges"].run_if_due(get_session())
+    per_minute = int(current_app.config.get("DEALS_PER_MINUTE", training.DEALS_PER_MINUTE))
+    try:
+        drill = as_player(
+            lambda db, player_id: training.deal_next(
+                db, player_id, kind, level, mode, per_minute=per_minute
+            )
+        )
+    except training.TooManyDeals as error:
+        raise TooManyRequests(TOO_MANY_DEALS, retry_after=error.retry_after) from None
     return training.drill_json(drill)
 
 
@@ -222,6 +246,8 @@ def answer(drill_id: int) -> dict[str, Any]:
         abort(404, f"no drill {drill_id}")
     if drill.player_id != session_player_id():
         abort(403, f"drill {drill_id} was dealt to another player")
+    if training.expired(drill):
+        abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
         grade, seconds = training.record_answer(db, drill, data)
     except IntegrityError:

@@ -280,9 +280,11 @@ def _errors(*codes: int) -> dict[str, Schema]:
         403: "Refused: a drill dealt to another player, or a request another site's page made",
         404: "No such drill",
         409: "The drill is already answered",
+        410: "The drill has expired (a practice drill dealt over a day ago)",
         413: "The body is too large",
         415: "Not a JSON body",
-        429: "Too many new players from one address: keep the cookie, or wait (Retry-After)",
+        429: "Too many new players from one address, or new deals for one player in a minute:"
+        " wait (Retry-After)",
         503: "The database (or, for photos, the card reader) is unavailable: nothing was stored",
     }
     return {str(code): _reply("Error", meaning[code]) for code in (*codes, 503)}
@@ -365,7 +367,8 @@ PATHS: dict[str, Schema] = {
     "/api/drills/next": {
         "get": {
             "operationId": "nextDrill",
-            "summary": "Deal the player's next drill (a guest is made on a first visit)",
+            "summary": "Deal the player's next drill, or the one not yet answered (a guest is"
+            " made on a first visit)",
             "parameters": [
                 _query("kind", list(KINDS), "hand"),
                 _query("difficulty", [d.value for d in Difficulty], "standard"),
@@ -382,7 +385,7 @@ PATHS: dict[str, Schema] = {
             "requestBody": _body("Answer"),
             "responses": {
                 "200": _reply("Verdict", "The verdict"),
-                **_errors(400, 403, 404, 409, 413, 415),
+                **_errors(400, 403, 404, 409, 410, 413, 415),
             },
         }
     },

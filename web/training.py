@@ -1,4 +1,4 @@
-"""Drills as stored things: deal one to a player, deal the daily set, record an answer.
+"""Drills as stored things: deal one to a player, deal the daily set, record an answer, purge.
 
 The cards and the verdict come from :mod:`trainer.dealing` and :mod:`trainer.grading`; this
 module only keeps them.
@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import datetime
 import functools
+import math
 import random
+import threading
 import time
 from typing import Any, cast
 
-from sqlalchemy import Row, Table, bindparam, delete, insert, select, update
+from sqlalchemy import Integer, Row, Table, bindparam, delete, exists, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -26,7 +28,7 @@ from trainer.grading import Grade, grade
 from trainer.weak_spots import Tally
 
 from .db import write_lock
-from .models import Answer, Drill, Skill
+from .models import Answer, Drill, Player, Skill
 
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
 """Seconds until a missed deal comes back, by how often it was dealt before."""
@@ -37,10 +39,28 @@ something seen (0.2-0.25 s), before a single card is even read; faster is a scri
 and would skew the player's speed figures."""
 _MAX_ID = 2**31 - 1
 """The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
+HANDED_BACK_FOR = 3600.0
+"""Seconds an unanswered drill is dealt again, rather than a new one, to a player asking for
+the same kind (at the same difficulty and pace): reloading the page deals no new rows."""
+DEALS_PER_MINUTE = 60
+"""New drills a player may be dealt in a minute (the app's ``DEALS_PER_MINUTE`` setting; 0 for
+no limit): one a second, faster than anyone counts a hand."""
+EXPIRES_AFTER = 86400.0
+"""Seconds after its deal an unanswered practice or sprint drill can no longer be answered;
+it is then purged. Daily challenges do not expire (they close with their date)."""
+GUEST_IDLE_FOR = 30 * 86400.0
+"""Seconds after which a guest with no answer and no deal since is purged."""
+PURGE_EVERY = 3600.0
+"""Seconds between purges in one server process (:class:`PurgeSchedule`)."""
+_PURGE_MARGIN = 3600.0
+"""Purged drills are this much older than :data:`EXPIRES_AFTER`: none is being answered."""
+_PURGE_BATCH = 1000
+"""Drills deleted per write (SQLite's write lock is let go between batches)."""
 
 DRILLS = cast(Table, Drill.__table__)
 ANSWERS = cast(Table, Answer.__table__)
 SKILLS = cast(Table, Skill.__table__)
+PLAYERS = cast(Table, Player.__table__)
 
 # Statements built once: a request only binds parameters to them.
 _INSERT_DRILL = insert(DRILLS).returning(*DRILLS.c)
@@ -58,6 +78,43 @@ _DUE = (
     .limit(1)
 )
 _UNQUEUE = update(ANSWERS).where(ANSWERS.c.id == bindparam("answer_id")).values(review_at=None)
+_LATEST_LIKE = (
+    select(DRILLS, ANSWERS.c.id.label("answer_id"))
+    .outerjoin(ANSWERS, ANSWERS.c.drill_id == DRILLS.c.id)
+    .where(DRILLS.c.player_id == bindparam("player_id"), DRILLS.c.kind == bindparam("kind"))
+    .where(DRILLS.c.difficulty == bindparam("difficulty"))
+    .where(DRILLS.c.mode.in_(bindparam("modes", expanding=True)))
+    .order_by(DRILLS.c.id.desc())
+    .limit(1)
+)
+_NTH_LATEST_DEAL = (
+    select(DRILLS.c.dealt_at)
+    .where(DRILLS.c.player_id == bindparam("player_id"))
+    .order_by(DRILLS.c.id.desc())
+    .limit(1)
+    .offset(bindparam("skip", type_=Integer))
+)
+_UNANSWERED = ~exists().where(ANSWERS.c.drill_id == DRILLS.c.id)
+_EXPIRED = select(DRILLS.c.id).where(
+    DRILLS.c.daily_date.is_(None), DRILLS.c.dealt_at < bindparam("before"), _UNANSWERED
+)
+_IDLE_GUESTS = delete(PLAYERS).where(
+    PLAYERS.c.username.is_(None),
+    PLAYERS.c.created_at < bindparam("since"),
+    ~exists().where(ANSWERS.c.player_id == PLAYERS.c.id),
+    ~exists().where(DRILLS.c.player_id == PLAYERS.c.id, DRILLS.c.dealt_at >= bindparam("since")),
+)
+_MODES_DEALT = {"practice": ("practice", "review"), "sprint": ("sprint",)}
+"""The modes of the drills a request for each mode deals (practice brings missed deals back)."""
+
+
+class TooManyDeals(Exception):
+    """The player was dealt :data:`DEALS_PER_MINUTE` new drills in the last minute."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many deals: wait {retry_after} s")
+        self.retry_after = retry_after
+        """Seconds until the player may be dealt a new drill."""
 
 
 def today() -> str:
@@ -107,15 +164,24 @@ def deal_next(
     difficulty: Difficulty,
     mode: str = "practice",
     rng: random.Random | None = None,
+    *,
+    per_minute: int = DEALS_PER_MINUTE,
 ) -> Row[Any]:
-    """Deal and store the player's next drill of ``kind``.
+    """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
 
-    In practice a missed deal that is due comes back first; otherwise the deal aims at the
-    player's weak spots (:func:`trainer.weak_spots.choose_focus`).
+    The player's latest drill of ``kind`` comes back while it is unanswered, dealt within
+    :data:`HANDED_BACK_FOR` at this difficulty and pace. Otherwise, in practice, a missed deal
+    that is due comes back first; else the deal aims at the player's weak spots
+    (:func:`trainer.weak_spots.choose_focus`).
 
     Raises:
+        TooManyDeals: a new drill would be the player's ``per_minute + 1``-th in a minute.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
+    pending = _pending(db, player_id, kind, difficulty, mode)
+    if pending is not None:
+        return pending
+    _check_pace(db, player_id, per_minute)
     rng = rng or random.Random()
     due = _due_review(db, player_id, kind) if mode == "practice" else None
     if due is None:
@@ -132,6 +198,32 @@ def deal_next(
     return drill
 
 
+def _pending(
+    db: Session, player_id: int, kind: str, difficulty: Difficulty, mode: str
+) -> Row[Any] | None:
+    """The player's latest drill like the one asked for, if it is still to be answered."""
+    like = {"kind": kind, "difficulty": difficulty.value, "modes": _MODES_DEALT[mode]}
+    drill = db.connection().execute(_LATEST_LIKE, {"player_id": player_id, **like}).first()
+    if drill is None or drill.answer_id is not None:
+        return None
+    return drill if time.time() - drill.dealt_at <= HANDED_BACK_FOR else None
+
+
+def _check_pace(db: Session, player_id: int, per_minute: int) -> None:
+    """Refuse a new drill beyond ``per_minute`` in the last minute (none when 0).
+
+    Raises:
+        TooManyDeals: with the seconds until the oldest of them is a minute old.
+    """
+    if per_minute <= 0:
+        return
+    nth = {"player_id": player_id, "skip": per_minute - 1}
+    oldest = db.connection().execute(_NTH_LATEST_DEAL, nth).scalar()
+    wait = 0.0 if oldest is None else oldest + 60.0 - time.time()
+    if wait > 0:
+        raise TooManyDeals(math.ceil(wait))
+
+
 def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
     """The answer id and a new deal of the oldest missed deal of ``kind`` that is due again."""
     now = time.time()
@@ -141,6 +233,11 @@ def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, 
     old = due._mapping
     repeat = {"mode": "review", "dealt_at": now, "repeat": old["repeat"] + 1}
     return due.answer_id, {c.name: old[c] for c in DRILLS.c if c.name != "id"} | repeat
+
+
+def expired(drill: Row[Any]) -> bool:
+    """Whether ``drill`` can no longer be answered (:data:`EXPIRES_AFTER`)."""
+    return drill.daily_date is None and time.time() - drill.dealt_at > EXPIRES_AFTER
 
 
 def get_drill(db: Session, drill_id: int) -> Row[Any] | None:
@@ -311,3 +408,50 @@ def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str,
         | {"seen": t.seen, "missed": t.missed, "seconds": t.seconds}
         for c, t in totals.items()
     ]
+
+
+def purge(db: Session) -> tuple[int, int]:
+    """Delete expired unanswered drills and idle guests with no answers.
+
+    Drills go an hour after they expire (:data:`EXPIRES_AFTER`); guests once
+    :data:`GUEST_IDLE_FOR` has passed since they were made and since their last deal, with
+    their drills. The expired drills are found by a read, so writers wait only for deletes.
+
+    Returns:
+        The numbers of drills and guests deleted.
+    """
+    now = time.time()
+    found = db.connection().execute(_EXPIRED, {"before": now - EXPIRES_AFTER - _PURGE_MARGIN})
+    stale, drills = list(found.scalars()), 0
+    for start in range(0, len(stale), _PURGE_BATCH):
+        batch = delete(DRILLS).where(DRILLS.c.id.in_(stale[start : start + _PURGE_BATCH]))
+        with write_lock(db):
+            drills += db.connection().execute(batch.where(_UNANSWERED)).rowcount
+            db.commit()
+    with write_lock(db):
+        guests = db.connection().execute(_IDLE_GUESTS, {"since": now - GUEST_IDLE_FOR}).rowcount
+        db.commit()
+    return drills, guests
+
+
+class PurgeSchedule:
+    """Runs :func:`purge` at most once every :data:`PURGE_EVERY` seconds in this process.
+
+    Deals call :meth:`run_if_due`: the first one after start-up or after an hour purges, while
+    other threads deal on.
+    """
+
+    def __init__(self) -> None:
+        self.due = 0.0
+        """When the next purge is due (``time.time()``)."""
+        self._running = threading.Lock()
+
+    def run_if_due(self, db: Session) -> tuple[int, int] | None:
+        """Purge if it is due and no other thread is purging: what :func:`purge` returns."""
+        if time.time() < self.due or not self._running.acquire(blocking=False):
+            return None
+        try:
+            self.due = time.time() + PURGE_EVERY  # a failed purge waits for the next hour too
+            return purge(db)
+        finally:
+            self._running.release()

@@ -342,7 +342,9 @@ def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyP
     drill = deal(client, "hand")
     wrong = right_points(drill) + 1
     client.post(f"/api/drills/{drill['id']}/answer", json={"points": wrong})
-    assert deal(client, "hand")["mode"] == "practice"  # not due yet
+    fresh = deal(client, "hand")
+    assert fresh["mode"] == "practice"  # not due yet
+    client.post(f"/api/drills/{fresh['id']}/answer", json={"points": right_points(fresh)})
     later = time.time() + web.training.REVIEW_AFTER[0] + 1
     monkeypatch.setattr(web.training.time, "time", lambda: later)
     review = deal(client, "hand")
@@ -352,12 +354,16 @@ def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyP
     assert deal(client, "hand")["mode"] == "practice"
 
 
-def test_weak_spot_is_dealt_more(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_weak_spot_is_dealt_more(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A player who misses only nobs gets many more hands with nobs.
 
     The deals are seeded and the clock stands still (answer times weigh in the choice), so the
-    test gives the same deals every run: unseeded, it fell short about one run in 400.
+    test gives the same deals every run: unseeded, it fell short about one run in 400. With
+    the clock still, its 90 deals are in one minute: the deal limit is off.
     """
+    app.config["DEALS_PER_MINUTE"] = 0
     seeded, now = random.Random(2026), time.time()
     monkeypatch.setattr(web.training, "random", SimpleNamespace(Random=lambda: seeded))
     monkeypatch.setattr(web.training, "time", SimpleNamespace(time=lambda: now))
@@ -365,11 +371,16 @@ def test_weak_spot_is_dealt_more(client: FlaskClient, monkeypatch: pytest.Monkey
     def has_nobs(drill: dict[str, Any]) -> bool:
         return Kind.NOBS in score_show(drill["hand"], drill["starter"]).points_by_kind()
 
-    for _ in range(30):
-        drill = deal(client, "hand")
+    def miss_nobs(**params: str) -> bool:
+        """Deal a hand and answer it, missing only nobs: whether it had nobs."""
+        drill = deal(client, "hand", **params)
         points = right_points(drill) - has_nobs(drill)
         client.post(f"/api/drills/{drill['id']}/answer", json={"points": points})
-    nobs = sum(has_nobs(deal(client, "hand", mode="sprint")) for _ in range(60))
+        return has_nobs(drill)
+
+    for _ in range(30):
+        miss_nobs()
+    nobs = sum(miss_nobs(mode="sprint") for _ in range(60))
     assert nobs > 60 * 0.2  # a free deal has nobs about one time in twelve
 
 
@@ -417,7 +428,7 @@ def test_time_on_screen_shortens_the_clock(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The page's own timer can shorten the server's measure, never lengthen it."""
-    first, second = deal(client, "hand"), deal(client, "hand")
+    first, second = deal(client, "hand"), deal(client, "crib")
     later = time.time() + 30
     monkeypatch.setattr(web.training.time, "time", lambda: later)
     body = {"points": right_points(first), "seconds": 2.5}

@@ -1,0 +1,165 @@
+"""One player dealing as fast as it can (issue 17 N4): the unanswered drill comes back instead
+of a new one, new deals are limited per player, and expired drills and idle guests are purged
+on a schedule."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select, update
+
+import web.training
+from web.db import get_session
+from web.models import Answer, Drill, Player
+from web.training import DEALS_PER_MINUTE, EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
+
+from .test_api import deal, right_points
+
+DAY = 86400.0
+
+
+def _count(app: Flask, model: type[Drill] | type[Player] | type[Answer]) -> int:
+    with app.app_context():
+        return int(get_session().scalar(select(func.count()).select_from(model)) or 0)
+
+
+def _age(app: Flask, model: type[Drill] | type[Player], ids: list[int], seconds: float) -> None:
+    """Make the drills (their deal) or players (their making) ``ids`` ``seconds`` older."""
+    column = Drill.dealt_at if model is Drill else Player.created_at
+    with app.app_context():
+        db = get_session()
+        db.execute(update(model).where(model.id.in_(ids)).values({column: column - seconds}))
+        db.commit()
+
+
+def _player(app: Flask) -> int:
+    """The id of the latest player."""
+    with app.app_context():
+        return int(get_session().scalar(select(func.max(Player.id))) or 0)
+
+
+def _answer(client: FlaskClient, drill: dict[str, Any]) -> int:
+    body = {"points": right_points(drill)} if drill["kind"] != "discard" else {}
+    return client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code
+
+
+def test_asking_again_hands_back_the_unanswered_drill(client: FlaskClient) -> None:
+    """A reload, or coming back to a kind, deals the drill not yet answered; another kind,
+    difficulty or pace deals its own; once answered, the next deal is new."""
+    first = deal(client, "hand")
+    assert deal(client, "hand") == first
+    assert deal(client, "crib")["id"] != first["id"]
+    assert deal(client, "hand") == first
+    assert deal(client, "hand", difficulty="dense")["id"] != first["id"]
+    assert deal(client, "hand", mode="sprint")["id"] != first["id"]
+    assert deal(client, "hand")["id"] == first["id"]
+    assert _answer(client, first) == 200
+    assert deal(client, "hand")["id"] != first["id"]
+
+
+def test_a_flood_of_deals_stores_one_drill(app: Flask, client: FlaskClient) -> None:
+    """One guest cookie dealing as fast as it can (1,010 deals a second made 15,230 rows in
+    15 s) gets its one drill back each time: one row."""
+    dealt = {deal(client, "hand")["id"] for _ in range(200)}
+    assert len(dealt) == 1
+    assert _count(app, Drill) == 1
+
+
+def test_an_unanswered_drill_is_dealt_anew_after_an_hour(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A drill left for longer than an hour is not handed back: the player gets a new one."""
+    first = deal(client, "pegging")
+    later = time.time() + web.training.HANDED_BACK_FOR + 1
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    assert deal(client, "pegging")["id"] != first["id"]
+
+
+def test_new_deals_beyond_the_limit_are_a_429_until_a_minute_has_passed(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player answering as fast as it can is dealt 60 new drills a minute, then told how
+    long to wait."""
+    for _ in range(DEALS_PER_MINUTE):
+        assert _answer(client, deal(client, "pegging")) == 200
+    refused = client.get("/api/drills/next?kind=pegging")
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "too many deals" in refused.json["error"].lower()
+    later = time.time() + 61
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    assert client.get("/api/drills/next?kind=pegging").status_code == 200
+
+
+def test_the_deal_limit_is_a_setting(app: Flask, client: FlaskClient) -> None:
+    """``DEALS_PER_MINUTE`` sets the limit (``CRIB_DEALS_PER_MINUTE``); 0 turns it off."""
+    app.config["DEALS_PER_MINUTE"] = 2
+    for _ in range(2):
+        assert _answer(client, deal(client, "hand")) == 200
+    assert client.get("/api/drills/next?kind=hand").status_code == 429
+    app.config["DEALS_PER_MINUTE"] = 0
+    assert client.get("/api/drills/next?kind=hand").status_code == 200
+
+
+def test_an_expired_drill_cannot_be_answered(app: Flask, client: FlaskClient) -> None:
+    """A practice drill dealt over a day ago is a 410 (it is about to be purged); a daily
+    challenge's drill does not expire."""
+    drill = deal(client, "hand")
+    daily = client.get("/api/daily").json["drills"][0]
+    _age(app, Drill, [drill["id"], daily["id"]], EXPIRES_AFTER + 1)
+    late = client.post(f"/api/drills/{drill['id']}/answer", json={"points": 2})
+    assert late.status_code == 410 and "expired" in late.json["error"]
+    assert _answer(client, daily) == 200
+
+
+def test_purge_deletes_expired_unanswered_drills_and_idle_guests(app: Flask) -> None:
+    """Unanswered practice drills a day and an hour old go; answered ones, recent ones and
+    daily challenges stay. Guests idle for 30 days with no answers go with their drills;
+    guests with answers or a recent deal, and registered players, stay."""
+    player = app.test_client()
+    old, recent, answered = deal(player, "hand"), deal(player, "crib"), deal(player, "pegging")
+    assert _answer(player, answered) == 200
+    daily = player.get("/api/daily").json["drills"][0]
+    stale = [old["id"], answered["id"], daily["id"]]
+    _age(app, Drill, stale, EXPIRES_AFTER + 3601)
+
+    idle, with_answer, dealing = app.test_client(), app.test_client(), app.test_client()
+    idle_drill = deal(idle, "hand")
+    idle_id = _player(app)
+    assert _answer(with_answer, deal(with_answer, "hand")) == 200
+    answering_id = _player(app)
+    deal(dealing, "hand")
+    dealing_id = _player(app)
+    _age(app, Player, [idle_id, answering_id, dealing_id], GUEST_IDLE_FOR + 1)
+    _age(app, Drill, [idle_drill["id"]], GUEST_IDLE_FOR + 1)
+
+    drills, players = _count(app, Drill), _count(app, Player)
+    with app.app_context():
+        assert web.training.purge(get_session()) == (2, 1)
+        db = get_session()
+        kept = set(db.scalars(select(Drill.id)))
+        assert old["id"] not in kept and idle_drill["id"] not in kept
+        assert {recent["id"], answered["id"], daily["id"]} <= kept
+        assert db.get(Player, idle_id) is None
+        assert db.get(Player, answering_id) is not None and db.get(Player, dealing_id) is not None
+    assert (_count(app, Drill), _count(app, Player)) == (drills - 2, players - 1)
+
+
+def test_purges_ride_on_deals_at_most_once_an_hour(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server purges on its first deal, then on the first deal an hour or more later."""
+    expired = deal(client, "hand")["id"]
+    _age(app, Drill, [expired], 2 * DAY)
+    deal(client, "crib")
+    assert _count(app, Drill) == 2  # purged at the first deal, before this one was old
+    later = time.time() + PURGE_EVERY + 1
+    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    deal(client, "pegging")
+    with app.app_context():
+        assert get_session().get(Drill, expired) is None
+    assert _count(app, Drill) == 2
