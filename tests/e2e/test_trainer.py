@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, scroll_width
+from tests.e2e.conftest import DESKTOP, PHONE, scroll_width, strict_context
 from trainer import parse_cards, score_show
 from trainer.cards import Card
 from trainer.dealing import DAILY_KINDS, Deal
@@ -414,3 +414,45 @@ def test_discard_reason_in_words(desktop: Page, server: str) -> None:
     answer_by_keyboard(page, drill, None)
     reason = grade(Deal.from_json(drill), {"discard": best_throw(drill)}).reason
     expect(page.locator("#say .note")).to_have_text([reason] if reason else [])
+
+
+def test_home_and_history_after_a_daily(browser: Browser, server: str, shots: Path) -> None:
+    """After today's challenge and a missed hand, the home page says the challenge is done with
+    its result, the streak, and what to practise next; the history marks today with the result.
+    Both fit a phone without scrolling sideways, and are taken on a desktop too."""
+    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}/daily")
+    expect(page.locator("#cards .card").first).to_be_visible()
+    for drill in page.request.get(f"{server}/api/daily").json()["drills"]:
+        answer_by_keyboard(page, drill, None if drill["kind"] == "discard" else right_answer(drill))
+        page.keyboard.press("n")
+    expect(page.locator("#summary")).to_be_visible()
+    drill = goto_drill(page, f"{server}/practice/hand")
+    answer_by_keyboard(page, drill, right_answer(drill) + 1)
+
+    page.goto(server)
+    standing = page.locator("#standing")
+    expect(standing).to_contain_text(f"Today’s challenge: done, {len(DAILY_KINDS)}/")
+    expect(page.locator("#streak")).to_have_text("1")
+    expect(page.locator("#suggested")).to_have_attribute("href", re.compile(r"^/practice/"))
+    expect(standing).to_contain_text("% right so far")
+    assert scroll_width(page) <= PHONE["width"]
+    page.screenshot(path=shots / "home-phone.png", full_page=True)
+
+    page.locator("#standing a", has_text="your history").tap()
+    page.wait_for_url(f"{server}/history")
+    expect(page.locator("svg.calendar .day.daily")).to_have_count(1)
+    expect(page.locator("svg.calendar .day.daily text")).to_have_text(str(len(DAILY_KINDS)))
+    expect(page.locator("table.trends svg.spark").first).to_be_visible()
+    assert scroll_width(page) <= PHONE["width"]
+    page.screenshot(path=shots / "history-phone.png", full_page=True)
+
+    wide = browser.new_context(viewport=DESKTOP, storage_state=context.storage_state())
+    desk = wide.new_page()
+    for name, path in (("home", "/"), ("history", "/history")):
+        desk.goto(f"{server}{path}")
+        desk.screenshot(path=shots / f"{name}-desktop.png", full_page=True)
+    wide.close()
+    context.close()
+    assert problems == []
