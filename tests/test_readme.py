@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -73,6 +73,14 @@ EXAMPLES = console_examples()
 CHECKER = doctest.OutputChecker()
 
 
+def marked(example: Example) -> Any:
+    """``example`` as a test parameter, marked ``slow`` when it runs the camera reader on a
+    photo (seconds each: the model loads in a new process)."""
+    if any(name in example.command for name in PHOTOS):
+        return pytest.param(example, marks=pytest.mark.slow)
+    return example
+
+
 def test_readme_has_examples() -> None:
     """The parsing above finds the README's commands (so the tests below are not vacuous)."""
     commands = [example.command.split()[0] for example in EXAMPLES]
@@ -80,7 +88,9 @@ def test_readme_has_examples() -> None:
     assert len(fenced_blocks("python")) >= 1
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"README.md:{e.line}")
+@pytest.mark.parametrize(
+    "example", [marked(e) for e in EXAMPLES], ids=lambda e: f"README.md:{e.line}"
+)
 def test_console_example(example: Example, tmp_path: Path) -> None:
     """The command prints what the README shows under it (standard error included)."""
     for name, photo in PHOTOS.items():

@@ -32,10 +32,12 @@ from typing import Any
 import pytest
 
 from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
-from web.cli import DEFAULT_THREADS
 from deploy.local_server import free_port, spawn
+from web.cli import DEFAULT_THREADS
 
 from .conftest import program
+
+pytestmark = pytest.mark.slow  # real nginx in front of a real server; some tests wait on its pace
 
 TRAINER_WORKERS = 1
 """Worker processes of the test trainer, each with ``crib serve``'s default threads."""

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Response, sync_playwright
 
-from web.headers import CONTENT_SECURITY_POLICY
 from deploy.local_server import free_port, spawn
+from web.headers import CONTENT_SECURITY_POLICY
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -26,6 +26,14 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here drives a browser against a real server: each is marked ``slow``."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,7 @@ def _jpeg(img: np.ndarray) -> bytes:
     return buf.tobytes()
 
 
+@pytest.mark.slow
 def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
     """Close, clear scenes from seeds never used for training: cards found with high precision,
     and at least half the scenes read exactly (the rest have cards under 60% visible)."""
@@ -86,6 +87,7 @@ def test_read_cards_takes_a_path_bytes_or_an_image(real_dir: Path) -> None:
         read_cards(real_dir / "images" / "no-such-photo.jpg")
 
 
+@pytest.mark.slow
 def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> None:
     """A phone-size JPEG is decoded at half size, yet boxes and size are the photo's pixels."""
     sc = make_scene(np.random.default_rng([4000, 1]), decks, size=(4000, 3000), effects=False)

@@ -19,6 +19,8 @@ from vision.reader import load_reader
 from vision.synth.faces import Deck, load_deck, render_deck
 from vision.synth.table import RULES_BY_PLAYERS, make_table
 
+pytestmark = pytest.mark.slow  # the real reader on whole tables, a few seconds each
+
 DECK = "anglo"
 SEEDS = {2: (1, 3, 5), 3: (2, 8, 10), 4: (1, 2, 6)}
 """Tables read exactly today (benchmarks/show_mode.py measures the rate over many tables:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 import torch  # fails loudly when the train extra is missing
 import ultralytics  # noqa: F401
 
@@ -21,6 +22,7 @@ from vision.synth.generate import generate
 from vision.train import train_classifier, train_detector
 
 
+@pytest.mark.slow
 def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeypatch) -> None:
     monkeypatch.setenv("YOLO_CONFIG_DIR", str(tmp_path / ".yolo"))
     data = tmp_path / "data"

@@ -64,6 +64,7 @@ def test_document_lists_every_api_route(app: Flask) -> None:
     assert documented == routes
 
 
+@pytest.mark.slow  # hundreds of generated requests
 @api.parametrize()
 @settings(
     max_examples=40,

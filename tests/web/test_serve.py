@@ -43,6 +43,7 @@ def half_open(address: str) -> socket.socket:
     return sock
 
 
+@pytest.mark.slow  # a real server
 def test_half_open_connections_do_not_starve_the_server(server: str) -> None:
     """With one slow client per worker, a normal request is still answered (not after the
     30 s worker timeout: sync workers would each sit on a half-open request)."""
@@ -58,6 +59,7 @@ def test_half_open_connections_do_not_starve_the_server(server: str) -> None:
             sock.close()
 
 
+@pytest.mark.slow  # a real server
 def test_gunicorn_believes_no_forwarded_scheme(server: str) -> None:
     """With ``CRIB_TRUSTED_PROXIES`` unset, a client on this machine claiming HTTPS in
     ``X-Forwarded-Proto`` is not believed: its session cookie is not marked ``Secure``
@@ -137,6 +139,7 @@ def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow  # a real server
 def test_workers_leave_the_port_when_their_master_is_killed(tmp_path: Path) -> None:
     """After ``kill -9`` of the master its workers go at once, so a restart can listen again;
     they used to serve the connections in hand (here a slow client's) for the 20 s graceful
