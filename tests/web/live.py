@@ -17,14 +17,17 @@ from web.training import _categories
 
 @dataclass
 class LivePlayer:
-    """One guest answering hand drills on servers at ``ports`` (in turn), over HTTP.
+    """One guest answering drills on servers at ``ports`` (in turn), over HTTP.
 
+    ``drills`` is the deal's query (hands by default; a tab of the same player practises a
+    kind of its own, as its unanswered drill is dealt to whoever asks for that kind).
     ``acknowledged`` holds each drill whose answer a server acknowledged with a 200;
     ``failures`` counts requests that got anything else (refused, reset, a 5xx).
     """
 
     ports: list[int]
     cookie: str | None = None
+    drills: str = "kind=hand"
     acknowledged: list[int] = field(default_factory=list)
     failures: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -54,7 +57,7 @@ class LivePlayer:
                 return
             port = self.ports[n % len(self.ports)]
             try:
-                drill = self._request(port, "GET", "/api/drills/next?kind=hand")
+                drill = self._request(port, "GET", f"/api/drills/next?{self.drills}")
                 if drill is None:
                     raise OSError("no drill")
                 port = self.ports[(n + 1) % len(self.ports)]
