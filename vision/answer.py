@@ -129,7 +129,7 @@ class TableAnswer:
         }
 
 
-def answer_photo(
+def group_reading(
     reading: Reading,
     *,
     players: int | None = None,
@@ -137,8 +137,8 @@ def answer_photo(
     starter: str | None = None,
     crib: bool = False,
     crib_card: str | None = None,
-) -> TableAnswer:
-    """Group a reading into the table's groups and score each group that can be.
+) -> Layout:
+    """Group a reading into the table's hands, crib and starter (:mod:`vision.grouping`).
 
     Args:
         reading (Reading): What the reader found.
@@ -149,7 +149,7 @@ def answer_photo(
         crib_card (str | None): A card of the crib, when the player names it.
 
     Returns:
-        (TableAnswer): The cards, the groups with their scores, and any question.
+        (Layout): The groups, with the question that settles them when one is open.
 
     Raises:
         TableError: For players that make no table or do not fit ``rules``.
@@ -163,8 +163,45 @@ def answer_photo(
         crib=crib,
         set_apart=reading.starter_index,
     )
-    if crib_card is not None:
-        layout = mark_crib(layout, reading.cards, crib_card)
+    return layout if crib_card is None else mark_crib(layout, reading.cards, crib_card)
+
+
+def answer_photo(
+    reading: Reading,
+    *,
+    players: int | None = None,
+    rules: RuleSet | None = None,
+    starter: str | None = None,
+    crib: bool = False,
+    crib_card: str | None = None,
+) -> TableAnswer:
+    """Group a reading into the table's groups and score each group that can be.
+
+    The arguments are :func:`group_reading`'s.
+
+    Returns:
+        (TableAnswer): The cards, the groups with their scores, and any question.
+
+    Raises:
+        TableError: For players that make no table or do not fit ``rules``.
+        InvalidCardError: For a ``starter`` or ``crib_card`` that is not a card.
+    """
+    layout = group_reading(
+        reading, players=players, rules=rules, starter=starter, crib=crib, crib_card=crib_card
+    )
+    return answer_layout(reading, layout)
+
+
+def answer_layout(reading: Reading, layout: Layout) -> TableAnswer:
+    """The answer for ``reading`` grouped as ``layout``: its groups scored where they can be.
+
+    Args:
+        reading (Reading): What the reader found.
+        layout (Layout): Its groups (:func:`group_reading`, or as the player named them).
+
+    Returns:
+        (TableAnswer): The cards, the groups with their scores, and any question.
+    """
     cards = [
         CardRead(
             as_card(c.card),
@@ -250,4 +287,11 @@ def _note(
     return "; ".join(parts)
 
 
-__all__ = ["CardRead", "GroupRead", "TableAnswer", "answer_photo"]
+__all__ = [
+    "CardRead",
+    "GroupRead",
+    "TableAnswer",
+    "answer_layout",
+    "answer_photo",
+    "group_reading",
+]

@@ -1,15 +1,15 @@
 """Turn a :class:`~vision.reader.Reading` into cards, a starter and the score (when it fits).
 
-Shared by ``crib read`` and ``POST /api/read``: the scoring itself is the engine's.
+For ``crib read``: one hand (:func:`summarize`), or the whole table (:func:`read_table`), which
+lists the photo answer of :mod:`vision.answer` (``POST /api/read``'s) in the command line's
+JSON. The scoring itself is the engine's.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from trainer import SIX_CARD, CribbageError, RuleSet, as_card, score_show
-from trainer.table import Group, group_names, score_table
+from trainer import SIX_CARD, RuleSet, as_card, score_show
 
 if TYPE_CHECKING:
     from vision.grouping import Layout
@@ -77,10 +77,12 @@ def summarize(
 
 
 def summarize_table(reading: Reading, layout: Layout) -> dict[str, Any]:
-    """Each group on the table with its cards, its box and, when it can be scored, its score.
+    """Each group on the table with its cards, its box and its score, as ``crib read`` lists it.
 
-    A group is scored when every role on the table is settled (no question open) and none of
-    its cards was read with low confidence; ``note`` says plainly why any group has no score.
+    The scoring is :func:`vision.answer.answer_layout`'s (the photo answer's): a group is
+    scored once its starter is known and none of its cards was read with low confidence (while
+    the crib is asked, as a hand, with ``crib_score`` where a crib flush differs); ``note``
+    says plainly why any group has no score.
 
     Args:
         reading (Reading): What the reader found.
@@ -89,54 +91,25 @@ def summarize_table(reading: Reading, layout: Layout) -> dict[str, Any]:
     Returns:
         (dict): ``{"rules": "six-card", "groups": [{"role": "hand" | "crib" | "starter" |
         None, "cards": [...], "card_indices": [...], "box": [x1, y1, x2, y2] | None,
-        "score": {...} | None}], "question": {"kind", "text", "choices"} | None,
-        "left_out": [card indices], "note": str}``.
+        "score": {...} | None, "crib_score": {...} | None}], "question": {"kind", "text",
+        "choices"} | None, "left_out": [card indices], "note": str}``.
     """
-    codes = [c.card for c in reading.cards]
-    groups: list[dict[str, Any]] = [
+    from vision.answer import answer_layout
+
+    answer = answer_layout(reading, layout)
+    read = len(reading.cards)
+    groups = [
         {
-            "role": g.role.value if g.role else None,
-            "cards": [g.typed] if g.typed else [codes[i] for i in g.cards],
-            "card_indices": list(g.cards),
-            "box": None if g.box is None else [round(v, 1) for v in g.box],
-            "score": None,
+            **group.to_json(),
+            "cards": [str(answer.cards[i].card) for i in group.cards],
+            "card_indices": [i for i in group.cards if i < read],  # a typed starter: none
         }
-        for g in layout.groups
+        for group in answer.groups
     ]
-    question = layout.question
-    result: dict[str, Any] = {
-        "rules": layout.rules.name,
-        "groups": groups,
-        "question": None if question is None else dataclasses.asdict(question),
-        "left_out": list(layout.left_out),
+    result = answer.to_json()
+    return {key: result[key] for key in ("rules", "question", "left_out", "note")} | {
+        "groups": groups
     }
-    notes = []
-    if layout.left_out:
-        shown = " ".join(f"{codes[i]}?" for i in layout.left_out)
-        notes.append(f"left out, read with low confidence: {shown}")
-    if question is not None:
-        result["note"] = "; ".join([question.text, *notes])
-        return result
-    try:
-        table = score_table([Group.of(g["role"], g["cards"]) for g in groups], rules=layout.rules)
-    except CribbageError as error:
-        result["note"] = "; ".join([f"no score: {error}", *notes])
-        return result
-    unsure = {i for i, c in enumerate(reading.cards) if c.uncertain}
-    for group, score, found in zip(groups, table.scores, layout.groups, strict=True):
-        doubtful = [codes[i] for i in found.cards if i in unsure]
-        if score is not None and not doubtful:
-            group["score"] = score.to_json()
-        elif doubtful:
-            notes.append(f"check {' '.join(doubtful)}: read with low confidence")
-    names = group_names([g.role for g in layout.groups])
-    totals = [
-        f"{name} scores {g['score']['total']}"
-        for name, g in zip(names, groups, strict=True)
-        if g["score"] is not None
-    ]
-    result["note"] = "; ".join([", ".join(totals), *notes] if totals else notes)
-    return result
 
 
 def read_table(
@@ -148,9 +121,7 @@ def read_table(
     crib: bool = False,
     crib_card: str | None = None,
 ) -> dict[str, Any]:
-    """Group a reading into the table's groups and summarize them.
-
-    Used by ``crib read --show`` and ``POST /api/read``.
+    """Group a reading into the table's groups and summarize them (``crib read --show``).
 
     Args:
         reading (Reading): What the reader found.
@@ -168,16 +139,9 @@ def read_table(
         TableError: For players that make no table or do not fit ``rules``.
         InvalidCardError: For a ``starter`` or ``crib_card`` that is not a card.
     """
-    from vision.grouping import group_cards, mark_crib, table_rules
+    from vision.answer import group_reading
 
-    count = sum(not c.uncertain for c in reading.cards)
-    layout = group_cards(
-        reading.cards,
-        table_rules(count, players=players, rules=rules),
-        starter=starter,
-        crib=crib,
-        set_apart=reading.starter_index,
+    layout = group_reading(
+        reading, players=players, rules=rules, starter=starter, crib=crib, crib_card=crib_card
     )
-    if crib_card is not None:
-        layout = mark_crib(layout, reading.cards, crib_card)
     return summarize_table(reading, layout)
