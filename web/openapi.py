@@ -145,6 +145,8 @@ SCHEMAS: dict[str, Schema] = {
             ),
             "lost": NUMBER,
             "note": STRING,
+            "reason": STRING,
+            "heels": STRING,
             "by_kind": _array(
                 _object({"kind": {"enum": KIND_NAMES}, "claimed": INTEGER, "right": INTEGER})
             ),
@@ -153,7 +155,7 @@ SCHEMAS: dict[str, Schema] = {
             "muggins": _object({"you": NUMBER, "opponent": NUMBER}),
             "rule_text": {"$ref": "#/components/schemas/RuleText"},
         },
-        *("options", "lost", "note", "by_kind", "say", "muggins"),
+        *("options", "lost", "note", "reason", "heels", "by_kind", "say", "muggins"),
     ),
     "Daily": _object(
         {
