@@ -169,7 +169,12 @@ def _over_count_cause(deal: Deal, verdict: Grade) -> str:
 
 
 def _counted_twice(items: Sequence[ScoreItem], over: int) -> str:
-    """ "the run 3♥ 4♦ 5♣ counted twice?" when the items worth ``over`` are one, or of one kind."""
+    """Asks whether an item worth ``over`` was counted twice, when they are one or of one kind.
+
+    >>> from trainer.show import score_show
+    >>> _counted_twice(score_show(["3H", "4D", "5C", "KS"], "9C").items, 3)
+    'the run 3♥ 4♦ 5♣ counted twice?'
+    """
     worth = [i for i in items if i.points == over]
     kinds = {i.kind for i in worth}
     if len(kinds) != 1:
