@@ -236,3 +236,30 @@ def test_a_vanished_trainer(refused_live: Page, server: str) -> None:
     page.goto(f"{server}/photo")
     page.locator("#live-start").tap()
     one_sentence(page, SAY["unreachable"], stopped=False)
+
+
+def test_two_live_clients_and_a_drill_player(
+    camera: Browser, server: str, scene: TableScene
+) -> None:
+    """Two phones reading the table live and a player answering drills meanwhile: the
+    drills are answered while the frames are read, and both phones count the whole table."""
+    contexts = [phone_context(camera) for _ in range(3)]
+    phones = [context.new_page() for context, _ in contexts[:2]]
+    for page in phones:
+        page.goto(f"{server}/photo")
+        page.locator("#live-start").tap()
+        page.select_option("#live-mode", "table")
+    player = contexts[2][0].request
+    for _ in range(3):
+        drill = player.get(f"{server}/api/drills/next?kind=hand")
+        assert drill.ok, drill.text()
+        answer = player.post(f"{server}/api/drills/{drill.json()['id']}/answer", data={"points": 4})
+        assert answer.ok and "correct" in answer.json(), answer.text()
+    lines, starter = expected_lines(scene), symbol(starter_code(scene))
+    for page in phones:
+        page.wait_for_function(
+            COUNT_SHOWS, arg=[lines, starter], polling="raf", timeout=READ_SECONDS * 1000
+        )
+    for context, problems in contexts:
+        context.close()
+        assert problems == []
