@@ -16,7 +16,8 @@ const LONG_SIDE = 960;
 const HOLD_FRAMES = 3;
 /** Seconds a frame may wait for its answer. */
 const FRAME_SECONDS = 20;
-/** Longest pause between frames, in seconds, however often the trainer asks to wait. */
+/** Longest pause, in seconds, added between frames after refusals, or between tries while the
+    trainer cannot be reached. */
 const LONGEST_PAUSE = 10;
 
 const SAY = {
@@ -199,7 +200,7 @@ async function setBack(error) {
   if (error.retryAfter && [429, 503].includes(error.status)) {
     live.pause = Math.min(Math.max(2 * live.pause, 0.5), LONGEST_PAUSE);
     say(SAY.busy);
-    await sleep(Math.min(error.retryAfter, LONGEST_PAUSE) + live.pause);
+    await sleep(error.retryAfter + live.pause);
     return;
   }
   if (error.status === 503) { // the reader is not installed, or could not load
