@@ -313,3 +313,11 @@ def test_table_errors(client: FlaskClient, body: dict[str, Any], message: str) -
     """A table that is not a show: a 400 saying what is wrong."""
     response = client.post("/api/table", json=body)
     assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_only_the_read_view_takes_an_upload(client: FlaskClient) -> None:
+    """The upload mark is the read view's alone: a multipart body to a JSON view is still
+    refused for not being JSON (before its size is weighed against the API's cap)."""
+    form = {"image": (io.BytesIO(b"x" * 20_000), "hand.png")}
+    response = client.post("/api/score", data=form, content_type="multipart/form-data")
+    assert response.status_code == 415 and "application/json" in response.json["error"]
