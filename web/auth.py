@@ -1,7 +1,7 @@
 """Players: a guest at once, registration that keeps the guest's progress, log in and out.
 
-A session names its player and the player's session version; every request reads its player
-once (one query, kept on ``g``) and checks the version, and logging out, registering or
+A session names its player and the player's session version; every request checks the version
+against the database (one query, its answer kept on ``g``), and logging out, registering or
 changing the password bumps it, so a copy of an older cookie (a shared computer's, a stolen
 one, the guest's before it registered) no longer signs anybody in. Logging out therefore ends
 the account's sessions on every device.
@@ -33,6 +33,7 @@ T = TypeVar("T")
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 
 
+_SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
 _BUMP_VERSION = (
     update(Player)
     .where(Player.id == bindparam("player_id"))
@@ -41,25 +42,26 @@ _BUMP_VERSION = (
 
 
 @bp.before_app_request
-def _read_session_player() -> None:
-    """Read this browser's player (one query, kept on ``g``); forget a revoked session.
-
-    A session is revoked when its version is behind the player's, or the player is gone.
-    """
-    player_id = session_player_id()
-    if player_id is None or request.endpoint == "static":
-        return
-    player = get_session().get(Player, player_id)
-    if player is None or player.session_version != session.get("version", 0):
-        session.clear()
-        player = None
-    g.player = player
+def _check_session() -> None:
+    """Check this browser's session before the view runs (the page shows who is signed in)."""
+    if request.endpoint != "static":
+        session_player_id()
 
 
 def session_player_id() -> int | None:
-    """The player id carried by this browser's signed session (not looked up)."""
-    value = session.get("player_id")
-    return None if value is None else int(value)
+    """This browser's player id, checked once a request (one query; the answer kept on ``g``).
+
+    A revoked session (its version behind the player's, or the player gone) is forgotten.
+    """
+    if "player_id" not in g:
+        player_id = session.get("player_id")
+        if player_id is not None:
+            current = get_session().connection().scalar(_SESSION_VERSION, {"id": player_id})
+            if current is None or current != session.get("version", 0):
+                session.clear()
+                player_id = None
+        g.player_id = player_id
+    return None if g.player_id is None else int(g.player_id)
 
 
 def _new_guest() -> int:
@@ -80,9 +82,9 @@ def _new_guest() -> int:
 def as_player(work: Callable[[Session, int], T]) -> T:
     """Run ``work(db, player_id)`` for this browser's player, making a guest on a first visit.
 
-    The session was checked once for this request (:func:`_read_session_player`); if its
-    player is gone since (a new database), the insert's foreign key fails and the work is
-    redone for a new guest. Another integrity error (two tabs dealing the same daily set at
+    The session was checked once for this request (:func:`session_player_id`), not again here;
+    if its player is gone since (a new database), the insert's foreign key fails and the work
+    is redone for a new guest. Another integrity error (two tabs dealing the same daily set at
     once) is retried once as it is.
     """
     db = get_session()
@@ -99,12 +101,9 @@ def as_player(work: Callable[[Session, int], T]) -> T:
 
 
 def current_player() -> Player | None:
-    """The player on this browser, if any (guests included); no guest is created.
-
-    It is the one read for this request (:func:`_read_session_player`): no query.
-    """
-    player: Player | None = g.get("player")
-    return player
+    """The player on this browser, if any (guests included); no guest is created."""
+    player_id = session_player_id()
+    return None if player_id is None else get_session().get(Player, player_id)
 
 
 def _play_as(player: Player) -> None:
@@ -112,7 +111,7 @@ def _play_as(player: Player) -> None:
     session.permanent = True
     session["player_id"] = player.id
     session["version"] = player.session_version
-    g.player = player
+    g.player_id = player.id
 
 
 def _sign_in(player: Player) -> None:
@@ -250,7 +249,7 @@ def logout() -> Response:
         db.execute(_BUMP_VERSION, {"player_id": player_id})
         db.commit()
     session.clear()
-    g.player = None
+    g.player_id = None
     return redirect(url_for("pages.home"))
 
 
