@@ -62,7 +62,7 @@ function say(message) {
   $("photo-form").hidden = !message && !$("live").hidden;
 }
 
-/** Whether the page is held by its camera's live frames (the file form hidden meanwhile). */
+/** Show the camera with its count and controls (`on`), or the Live button and the file form. */
 function showLive(on) {
   $("live").hidden = !on;
   $("live-start").hidden = on;
@@ -87,7 +87,7 @@ function stop(message = "") {
 async function start() {
   say("");
   for (const id of ["photo", "read", "live-again"]) $(id).hidden = true;
-  $("live-count").replaceChildren();
+  $("live-count").replaceChildren(h("li", { className: "empty", text: "Looking for cards…" }));
   let stream;
   try {
     stream = await navigator.mediaDevices.getUserMedia({
