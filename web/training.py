@@ -17,7 +17,19 @@ import threading
 import time
 from typing import Any, cast
 
-from sqlalchemy import Integer, Row, Table, bindparam, delete, exists, insert, select, update
+from sqlalchemy import (
+    Integer,
+    Row,
+    Table,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -95,14 +107,25 @@ _NTH_LATEST_DEAL = (
     .offset(bindparam("skip", type_=Integer))
 )
 _UNANSWERED = ~exists().where(ANSWERS.c.drill_id == DRILLS.c.id)
+# The newest drill and player are never purged: SQLite numbers a new row the largest id plus
+# one, so deleting the largest would hand its id (in a page, in a cookie) to a new one.
+_NEWEST_DRILL = select(func.max(DRILLS.alias("newest").c.id)).scalar_subquery()
+_NEWEST_PLAYER = select(func.max(PLAYERS.alias("newest").c.id)).scalar_subquery()
 _EXPIRED = select(DRILLS.c.id).where(
-    DRILLS.c.daily_date.is_(None), DRILLS.c.dealt_at < bindparam("before"), _UNANSWERED
+    DRILLS.c.daily_date.is_(None),
+    DRILLS.c.dealt_at < bindparam("before"),
+    _UNANSWERED,
+    DRILLS.c.id < _NEWEST_DRILL,
 )
 _IDLE_GUESTS = delete(PLAYERS).where(
     PLAYERS.c.username.is_(None),
     PLAYERS.c.created_at < bindparam("since"),
+    PLAYERS.c.id < _NEWEST_PLAYER,
     ~exists().where(ANSWERS.c.player_id == PLAYERS.c.id),
-    ~exists().where(DRILLS.c.player_id == PLAYERS.c.id, DRILLS.c.dealt_at >= bindparam("since")),
+    ~exists().where(
+        DRILLS.c.player_id == PLAYERS.c.id,
+        or_(DRILLS.c.dealt_at >= bindparam("since"), DRILLS.c.id == _NEWEST_DRILL),
+    ),
 )
 _MODES_DEALT = {"practice": ("practice", "review"), "sprint": ("sprint",)}
 """The modes of the drills a request for each mode deals (practice brings missed deals back)."""

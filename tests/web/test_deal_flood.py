@@ -163,3 +163,22 @@ def test_purges_ride_on_deals_at_most_once_an_hour(
     with app.app_context():
         assert get_session().get(Drill, expired) is None
     assert _count(app, Drill) == 2
+
+
+def test_purged_ids_are_never_dealt_again(app: Flask) -> None:
+    """SQLite gives a new row the largest id plus one: the newest guest and drill are kept, so
+    no id is reused and an old cookie or page never reaches someone else's player or drill."""
+    idle = app.test_client()
+    drill = deal(idle, "hand")
+    guest = _player(app)
+    _age(app, Player, [guest], GUEST_IDLE_FOR + 1)
+    _age(app, Drill, [drill["id"]], GUEST_IDLE_FOR + 1)
+    with app.app_context():
+        assert web.training.purge(get_session()) == (0, 0)
+    newcomer = app.test_client()
+    fresh = deal(newcomer, "hand")
+    assert fresh["id"] > drill["id"] and _player(app) > guest
+    with app.app_context():
+        assert web.training.purge(get_session()) == (1, 1)
+    assert deal(app.test_client(), "hand")["id"] > fresh["id"]
+    assert _player(app) > guest + 1
