@@ -1,4 +1,4 @@
-"""Real servers (``deploy.local_server.spawn``: gunicorn as ``crib serve`` runs it) sharing a database."""
+"""Real servers (gunicorn as ``crib serve`` runs it, from ``deploy.local_server``) on one DB."""
 
 from __future__ import annotations
 
