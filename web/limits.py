@@ -22,6 +22,7 @@ import ipaddress
 import math
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -29,7 +30,7 @@ from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
 from limits.errors import ConfigurationError
-from limits.storage import Storage
+from limits.storage import SCHEMES, Storage
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from . import errors, limit_storage, sessions
@@ -228,13 +229,14 @@ def init_app(app: Flask) -> None:
     uri = app.config["RATELIMIT_STORAGE_URI"]
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
+    storage = SCHEMES.get(urllib.parse.urlparse(uri).scheme)
+    if app.config["RATELIMIT_ENABLED"] and storage and not issubclass(storage, Storage):
+        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:
         limiter.init_app(app)
     except ConfigurationError as error:  # an unknown scheme, or its client library missing
         raise ConfigurationError(f"{uri}: {str(error).replace(f' : {uri}', '')}") from None
-    if limiter.enabled and not isinstance(limiter.storage, Storage):
-        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
     app.extensions["crib_limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
     for endpoint, view in app.view_functions.items():
