@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -80,7 +81,8 @@ def _fill_legacy(engine: Engine) -> dict[str, list[Any]]:
         alice = add(legacy_schema.players, username="alice", password_hash=hashed, created_at=1.7e9)
         guest = add(legacy_schema.players, username=None, password_hash=None, created_at=1.8e9)
         answered = add(legacy_schema.drills, player_id=alice, dealt_at=1.7e9 + 60, **drill)
-        add(legacy_schema.drills, player_id=alice, dealt_at=1.7e9 + 90, **drill)
+        left_open = time.time() - 3600  # an hour before the upgrade: not yet expired
+        add(legacy_schema.drills, player_id=alice, dealt_at=left_open, **drill)
         add(legacy_schema.drills, player_id=guest, dealt_at=1.8e9, **drill)
         answer = {"kind": "hand", "correct": False, "claimed": 3.0, "total": 8.0}
         answer |= {"seconds": 7.5, "day": "2023-11-14", "given": {"points": 3}}
