@@ -4,12 +4,17 @@ The trainer runs as ``crib serve`` runs it (``web.serve``: gunicorn with its wor
 model and whatever limits the app applies) on 127.0.0.1 with a fresh database: a SQLite file,
 and a PostgreSQL database on a throwaway cluster (``scripts/test-postgres --serve``: fsync off,
 so the disk is not what is measured). wrk, a separate process, drives it with a Lua script in
-which every connection deals a hand (``GET /api/drills/next``) and answers it
-(``POST /api/drills/<id>/answer``), as several guest players. Bounded in time.
+which every connection, a guest player of its own, deals a hand (``GET /api/drills/next``) and
+answers it (``POST /api/drills/<id>/answer``). Bounded in time. The trainer is started with
+``CRIB_DEALS_PER_MINUTE=0``: a guest dealing a hundred times a second is what is measured here,
+not refused.
 
-With ``--attack``, each database is measured twice: as above, then while two slow-loris
-clients (requests whose headers never end) and a password-guessing client run; the figure
-is the honest throughput kept under attack. ``--baseline`` first measures the same round
+With ``--attack``, each database is measured as above, then once under each attack of
+:data:`ATTACKS` (``--attacks`` picks some): slow-loris heads, slow bodies (a POST head and one
+byte of its body), 64 silent connections, a password guesser, guessers from 64 loopback
+addresses, one guest dealing as fast as it can, and 8 clients posting a 29-byte GIF that claims
+6320 x 6320 pixels to the photo reader; each figure is the honest throughput kept under that
+attack. ``--baseline`` first measures the same round
 trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
@@ -23,7 +28,6 @@ and workers) is reported next to the trainer's.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
         [--proxy] [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8]
-        [--players 4]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
 the CPU the server's processes (and nginx's, with ``--proxy``) used (cores busy, milliseconds
@@ -52,7 +56,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +74,7 @@ local threads = {}
 
 function setup(thread)
   counter = counter + 1
-  thread:set("cookie", cookies[(counter - 1) %% #cookies + 1])
+  thread:set("cookie", cookies[counter])
   table.insert(threads, thread)
 end
 
@@ -187,13 +191,13 @@ def cpu_seconds(pid: int) -> dict[int, float]:
 
 def drive(target: Target, folder: Path, args: argparse.Namespace) -> Figures:
     """Run wrk's round trips against ``target``."""
-    cookies = ", ".join(f'"{guest_cookie(target)}"' for _ in range(args.players))
+    cookies = ", ".join(f'"{guest_cookie(target)}"' for _ in range(args.connections))
     script = folder / "roundtrip.lua"
     script.write_text(LUA % {"cookies": cookies})
     command = [
         args.wrk,
-        f"-t{args.threads}",
-        f"-c{args.connections}",
+        f"-t{args.connections}",  # one connection a thread, each its own guest: a guest's
+        f"-c{args.connections}",  # unanswered drill is dealt again, so one request at a time
         f"-d{args.seconds}s",
         "--timeout",
         "5s",
@@ -229,7 +233,7 @@ def connect(target: Target) -> socket.socket:
     return target.context.wrap_socket(connection, server_hostname=target.address[0])
 
 
-def slow_loris(target: Target, stop: threading.Event) -> None:
+def slow_loris(target: Target, stop: threading.Event, _index: int, _tries: list[int]) -> None:
     """Hold a connection with a request whose headers never end (a header a second)."""
     while not stop.is_set():
         try:
@@ -241,38 +245,149 @@ def slow_loris(target: Target, stop: threading.Event) -> None:
             stop.wait(0.1)  # the server closed it: open another
 
 
-def guess_passwords(target: Target, stop: threading.Event, tries: list[int]) -> None:
-    """Log in as one player with wrong passwords, as fast as the server answers, as a browser
-    would (the log-in page's cookie and form token, when it has one, sent back, and the page
-    named as the form's origin and referrer)."""
-    import http.cookiejar
-
-    opener = target.opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-    login = f"{target.url}/auth/login"
-    opener.addheaders = [("Origin", target.url), ("Referer", login)]
-    n = 0
-    token: re.Match[str] | None = None
+def slow_body(target: Target, stop: threading.Event, _index: int, _tries: list[int]) -> None:
+    """Send a whole POST head announcing 100 bytes of body, one byte of it, then nothing."""
+    head = (
+        b"POST /api/drills/1/answer HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
     while not stop.is_set():
-        with contextlib.suppress(OSError):  # 401, 429 (rate limited) and resets alike
-            if n % 20 == 0:  # a fresh form now and then
-                page = opener.open(login, timeout=10).read().decode()
-                token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-            form = {"username": "alice", "password": f"guess{n:08d}"}
-            if token:
-                form["csrf_token"] = token.group(1)
-            opener.open(login, data=urllib.parse.urlencode(form).encode(), timeout=10).close()
-        n += 1
-        tries[0] = n
+        try:
+            with connect(target) as connection:
+                connection.sendall(head)
+                connection.settimeout(1.0)
+                while not stop.is_set():  # until the server gives up on the body
+                    with contextlib.suppress(TimeoutError):
+                        if not connection.recv(4096):
+                            break
+        except OSError:
+            stop.wait(0.1)
+
+
+def silent(target: Target, stop: threading.Event, _index: int, _tries: list[int]) -> None:
+    """Open a connection and send nothing (over TLS: not even a handshake)."""
+    while not stop.is_set():
+        try:
+            with socket.create_connection(target.address, timeout=5) as connection:
+                connection.settimeout(1.0)
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        if not connection.recv(4096):
+                            break
+        except OSError:
+            stop.wait(0.1)
+
+
+def guess_passwords(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+    """Log in with wrong passwords as fast as the server answers, from the loopback address
+    ``127.0.0.(index + 2)``, as a browser would (the log-in page's cookie and form token sent
+    back, the page named as the form's origin and referrer). All guessers try one name."""
+    import http.client
+    import http.cookies
+
+    host, port = target.address
+    source = (f"127.0.0.{index + 2}", 0)
+    n = 0
+    while not stop.is_set():
+        if target.context is None:
+            connection: http.client.HTTPConnection = http.client.HTTPConnection(
+                host, port, timeout=10, source_address=source
+            )
+        else:
+            connection = http.client.HTTPSConnection(
+                host, port, timeout=10, source_address=source, context=target.context
+            )
+        try:
+            connection.request("GET", "/auth/login")
+            reply = connection.getresponse()
+            page = reply.read().decode()
+            cookie = http.cookies.SimpleCookie(reply.headers.get("Set-Cookie", ""))
+            jar = "; ".join(f"{name}={morsel.value}" for name, morsel in cookie.items())
+            token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+            for _ in range(20):  # a fresh form now and then
+                if stop.is_set():
+                    break
+                form = {"username": "alice", "password": f"guess{index}-{n:08d}"}
+                if token:
+                    form["csrf_token"] = token.group(1)
+                headers = {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Origin": target.url,
+                    "Referer": f"{target.url}/auth/login",
+                    "Cookie": jar,
+                }
+                connection.request("POST", "/auth/login", urllib.parse.urlencode(form), headers)
+                connection.getresponse().read()  # 401, 429, 503 alike
+                n += 1
+                tries[0] += 1
+        except (OSError, http.client.HTTPException):
+            stop.wait(0.1)
+        finally:
+            connection.close()
+
+
+def deal_flood(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
+    """One guest dealing drills as fast as the server answers, answering none."""
+    opener = target.opener()
+    opener.addheaders = [("Cookie", guest_cookie(target))]
+    while not stop.is_set():
+        with contextlib.suppress(OSError):  # 429s and resets alike
+            opener.open(f"{target.url}/api/drills/next?kind=hand", timeout=10).read()
+        tries[0] += 1
+
+
+BOMB = (  # a GIF of 29 bytes whose screen and image claim 6320 x 6320 pixels
+    b"GIF89a\xb0\x18\xb0\x18\x00\x00\x00,\x00\x00\x00\x00\xb0\x18\xb0\x18\x00\x02\x02L\x01\x00;"
+)
+
+
+def image_bombs(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
+    """Post the GIF bomb to the photo reader, again and again."""
+    boundary = "bomb"
+    body = (
+        (
+            f"--{boundary}\r\nContent-Disposition: form-data; name=image; filename=a.gif\r\n"
+            f"Content-Type: image/gif\r\n\r\n"
+        ).encode()
+        + BOMB
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(
+        f"{target.url}/api/read",
+        data=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    opener = target.opener()
+    while not stop.is_set():
+        with contextlib.suppress(OSError):  # 400, 413, 429, 503 alike
+            opener.open(request, timeout=30).read()
+        tries[0] += 1
+
+
+Attacker = Callable[[Target, threading.Event, int, list[int]], None]
+ATTACKS: dict[str, tuple[Attacker, int]] = {
+    "slow-loris": (slow_loris, 2),
+    "slow-bodies": (slow_body, 8),
+    "silent": (silent, 64),
+    "guesser": (guess_passwords, 1),
+    "guessers-64": (guess_passwords, 64),
+    "deal-flood": (deal_flood, 1),
+    "image-bombs": (image_bombs, 8),
+}
+"""Each attack: what every one of its clients does, and how many clients run at once."""
 
 
 @contextlib.contextmanager
-def attack(target: Target) -> Iterator[list[int]]:
-    """Two slow-loris clients and a password guesser while the block runs; yields the
-    guesser's count of tries."""
+def attack(target: Target, name: str) -> Iterator[list[int]]:
+    """Run the attack ``name`` of :data:`ATTACKS` while the block runs; yields its count of
+    requests made (guesses, deals, bombs) where it counts them."""
+    attacker, clients = ATTACKS[name]
     stop = threading.Event()
     tries = [0]
-    threads = [threading.Thread(target=slow_loris, args=(target, stop)) for _ in range(2)]
-    threads.append(threading.Thread(target=guess_passwords, args=(target, stop, tries)))
+    threads = [
+        threading.Thread(target=attacker, args=(target, stop, i, tries), daemon=True)
+        for i in range(clients)
+    ]
     for thread in threads:
         thread.start()
     time.sleep(1.0)  # let the attack take hold
@@ -366,6 +481,7 @@ def bench(
                 database_url=database_url,
                 app=app,
                 threads=args.server_threads,
+                environment={"CRIB_DEALS_PER_MINUTE": "0"},  # each guest deals ~100 a second
             )
         except RuntimeError as error:
             raise SystemExit(str(error)) from None
@@ -380,17 +496,17 @@ def bench(
         honest = drive(target, folder, args)
         report(f"{name}, honest traffic", honest, args)
         if args.attack and app is None:
-            print(f"\n[{name}] {load()}")
-            with attack(target) as tries:
-                attacked = drive(target, folder, args)
-            report(
-                f"{name}, under attack (2 slow-loris clients, 1 password guesser)",
-                attacked,
-                args,
-            )
-            kept = 100 * attacked.answers_per_s / honest.answers_per_s
-            print(f"password guesses   {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
-            print(f"throughput kept    {kept:8.1f} %   (target >= 90 % through nginx)")
+            for attack_name in args.attacks:
+                print(f"\n[{name}] {load()}")
+                with attack(target, attack_name) as tries:
+                    attacked = drive(target, folder, args)
+                report(f"{name}, under attack: {attack_name}", attacked, args)
+                kept = 100 * attacked.answers_per_s / honest.answers_per_s
+                print(f"attack requests    {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
+                print(
+                    f"throughput kept    {kept:8.1f} %   (target >= 90 % through nginx,"
+                    " >= 80 % directly)"
+                )
         return honest
 
 
@@ -425,6 +541,12 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--attack", action="store_true", help="also measure under attack")
     parser.add_argument(
+        "--attacks",
+        type=lambda text: text.split(","),
+        default=list(ATTACKS),
+        help="which attacks, comma-separated (default: all of " + ", ".join(ATTACKS) + ")",
+    )
+    parser.add_argument(
         "--baseline", action="store_true", help="first measure an app that does nothing"
     )
     parser.add_argument(
@@ -434,9 +556,10 @@ def main() -> None:
     parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
+    unknown = set(args.attacks) - set(ATTACKS)
+    if unknown:
+        parser.error(f"unknown attacks: {', '.join(sorted(unknown))}")
     args.wrk = shutil.which("wrk")
     if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
