@@ -199,6 +199,8 @@ def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
     app.extensions["crib_write_lock"] = lock
     app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(close_session)
-    if prepare_schema:
-        schema.prepare(engine, lock.held if lock else None)
-    engine.dispose()  # no connection crosses a gunicorn fork
+    try:
+        if prepare_schema:
+            schema.prepare(engine, lock.held if lock else None)
+    finally:
+        engine.dispose()  # no connection crosses a gunicorn fork, nor outlives a refusal
