@@ -17,6 +17,7 @@ from typing import TextIO
 from .cards import Rank, split_tokens
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import CribbageError
+from .grading import HEELS_NOTE
 from .pegging import score_play
 from .rules import RULESETS, RuleSet, get_rules
 from .show import Breakdown, score_typed
@@ -24,10 +25,6 @@ from .stats import score_distribution
 
 EXIT_BAD_LINE = 2
 """Exit status when some line of standard input was bad (as for bad input on the command line)."""
-
-
-HEELS_NOTE = "his heels: the dealer pegged 2 when the jack was turned (not part of this count)"
-"""Said after the count when the starter is a jack."""
 
 
 def _format_breakdown(b: Breakdown) -> str:

@@ -12,6 +12,7 @@ import pytest
 from crib.cli import main
 from trainer import score_show
 from trainer.discard import analyze_discards
+from trainer.grading import HEELS_NOTE
 from trainer.pegging import score_sequence
 from trainer.rules import FIVE_CARD
 from trainer.stats import score_distribution
@@ -112,9 +113,7 @@ def test_score_says_his_heels_after_a_jack_starter() -> None:
     """A jack starter: after the count, a note that the dealer pegs 2 for his heels."""
     status, out = run(["score", "5H 5D 5C 4S | JD"])
     assert status == 0
-    assert out.splitlines()[-1] == (
-        "his heels: the dealer pegged 2 when the jack was turned (not part of this count)"
-    )
+    assert out.splitlines()[-1] == HEELS_NOTE  # the words the drills and the score page use
     assert out.splitlines()[-1] in run(["score", "--crib", "5 5 5 4 J"])[1]
     assert "heels" not in run(["score", "5H 5D 5C JS | 5S"])[1]
     assert "heels" not in run(["score", "--json", "5H 5D 5C 4S | JD"])[1]
