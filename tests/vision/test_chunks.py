@@ -1,0 +1,74 @@
+"""The classifier's CPU fine-tune in chunks (vision/chunks.py): seeds, verdict, one tiny chunk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision import MODELS_DIR
+from vision.chunks import CONDITIONS, RECIPE, Recipe, chunk_seed, judge, main, run_chunk
+
+
+def figures(clean: float, others: float = 0.6, crops: float = 0.85) -> dict[str, dict]:
+    """Held-out figures in the form ``classifier_conditions.py --json`` writes per folder."""
+    scenes = {name: others for name in CONDITIONS} | {"clean": clean, "indices": 2037}
+    return {"crops": {"all": crops, "indices": 0.74, "none": 0.97}, "scenes": scenes}
+
+
+def test_every_chunk_trains_on_scenes_of_its_own_seed() -> None:
+    seeds = [chunk_seed(n) for n in range(1, 50)]
+    assert len(set(seeds)) == len(seeds)
+    assert RECIPE.held_seed not in seeds
+    with pytest.raises(ValueError, match="numbered from 1"):
+        chunk_seed(0)
+
+
+def test_the_verdict_ships_the_better_model_only() -> None:
+    shipped, better = figures(0.7766), figures(0.7800)
+    verdict = judge(better, shipped)
+    assert verdict.ship
+    assert "clean 77.66% -> 78.00% (better)" in verdict.reasons
+    assert not judge(shipped, better).ship  # the worse one is never shipped
+    assert not judge(shipped, shipped).ship  # a tie keeps the shipped one
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [figures(0.79, others=0.59), figures(0.79, crops=0.84)],
+    ids=["a-condition-worse", "stored-crops-worse"],
+)
+def test_a_better_clean_reading_does_not_ship_when_anything_got_worse(candidate: dict) -> None:
+    verdict = judge(candidate, figures(0.7766))
+    assert not verdict.ship
+    assert any(reason.endswith("(worse)") for reason in verdict.reasons)
+
+
+def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.argv", ["vision.chunks", "0"])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert "chunks are numbered from 1, not 0" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+# torch warns from inside vision.train: load_onnx_weights wraps a read-only ONNX array (the
+# copy_ is safe) and export_classifier uses the TorchScript exporter, deprecated since 2.9
+@pytest.mark.filterwarnings("ignore:The given NumPy array is not writable:UserWarning")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc_faces) -> None:
+    tiny = Recipe(scenes=6, minutes=0.02, epochs=1, batch=32, held_scenes=2, workers=1)
+    args = (3, tiny, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
+    verdict = run_chunk(*args)
+    record = json.loads((tmp_path / "runs" / "003" / "chunk.json").read_text())
+    assert record["seed"] == chunk_seed(3, tiny) and record["recipe"]["scenes"] == 6
+    assert record["verdict"]["ship"] == verdict.ship and len(verdict.reasons) == 5
+    candidate = tmp_path / "runs" / "003" / "models"
+    assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
+    assert (tmp_path / "datasets" / "held41" / "meta" / "val.jsonl").exists()
+    # a rerun continues: the trained candidate is kept, not trained again
+    trained = (candidate / "card_classifier.onnx").stat().st_mtime_ns
+    assert run_chunk(*args) == verdict
+    assert (candidate / "card_classifier.onnx").stat().st_mtime_ns == trained

@@ -1,0 +1,213 @@
+"""Fine-tune the card classifier on the CPU in chunks; a chunk ships only when it reads better.
+
+Every chunk follows one fixed recipe (:data:`RECIPE`):
+
+1. generate fresh scenes of the extended generator from a seed derived from the chunk number
+   (:func:`chunk_seed`), into ``datasets/chunk-NNN``;
+2. fine-tune the current best classifier (the ``models/`` folder's, which a chunk replaces only
+   when it wins) on their crops for a fixed number of minutes on one torch thread, with the
+   run-5 settings (stretched crops, 30% extra blurred or overexposed crops, AdamW 5e-4);
+3. read the same held-out synthetic scenes (``datasets/held41``: seed 41, validation split only)
+   with the candidate and the shipped classifier through ``benchmarks/classifier_conditions.py``
+   (clean, overexposed, blur, dark) and decide with :func:`judge`.
+
+Everything a chunk writes goes under ``runs/chunks/NNN`` (``chunk.json``: recipe, seed, times,
+figures, verdict). A rerun of a chunk skips the steps already done, so an interrupted chunk
+continues; the next session runs chunk N + 1.
+
+Usage:
+    scripts/train-chunk 1        # in the background: nohup, nice -n 19, OMP_NUM_THREADS=1
+    python -m vision.chunks 1    # the same in the foreground
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
+
+CONDITIONS = ("clean", "overexposed", "blur", "dark")
+"""Held-out scene conditions of ``benchmarks/classifier_conditions.py``, ``clean`` first."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    """What every chunk does; change it only between series, never between two chunks."""
+
+    scenes: int = 2400
+    """Scenes generated for the chunk (5% of them validate each epoch)."""
+    minutes: float = 55.0
+    """Training budget: warm-up and cosine decay end when it is spent."""
+    lr: float = 5e-4
+    """Peak AdamW learning rate."""
+    batch: int = 128
+    """Crops a step."""
+    epochs: int = 3
+    """Upper bound on epochs (the time budget normally ends the chunk first)."""
+    hard_light: float = 0.3
+    """Share of training crops blurred or overexposed on top of the generator's effects."""
+    seed_base: int = 1000
+    """Chunk ``n`` generates and trains with seed ``seed_base + n`` (no other run used these)."""
+    held_seed: int = 41
+    """Seed of the held-out scenes, the same for every chunk."""
+    held_scenes: int = 300
+    """Held-out scenes."""
+    workers: int = 2
+    """Generator processes (niced with the rest of the chunk)."""
+
+
+RECIPE = Recipe()
+"""The recipe of this series of chunks."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """Whether a candidate classifier should replace the shipped one, and why."""
+
+    ship: bool
+    """True when the candidate reads clean held-out indices better and nothing worse."""
+    reasons: tuple[str, ...]
+    """One line a compared figure: ``"clean 77.66% -> 78.10% (better)"``."""
+
+
+def chunk_seed(chunk: int, recipe: Recipe = RECIPE) -> int:
+    """The generator and training seed of chunk ``chunk`` (1, 2, ...).
+
+    >>> chunk_seed(1), chunk_seed(2)
+    (1001, 1002)
+
+    Raises:
+        ValueError: ``chunk`` is below 1.
+    """
+    if chunk < 1:
+        raise ValueError(f"chunks are numbered from 1, not {chunk!r}")
+    return recipe.seed_base + chunk
+
+
+def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
+    """Decide whether ``candidate`` replaces the shipped classifier.
+
+    It must read the clean held-out scene indices better, and no condition nor the stored
+    held-out crops worse.
+
+    Args:
+        candidate (dict): One models folder's figures as ``classifier_conditions.py --json``
+            writes them (``{"crops": {"all": ...}, "scenes": {"clean": ..., ...}}``).
+        shipped (dict): The shipped folder's figures, same form.
+
+    Returns:
+        (Verdict): The decision and the figures behind it.
+    """
+    pairs = [(name, shipped["scenes"][name], candidate["scenes"][name]) for name in CONDITIONS]
+    pairs.append(("stored crops", shipped["crops"]["all"], candidate["crops"]["all"]))
+    reasons = []
+    for name, old, new in pairs:
+        word = "better" if new > old else "same" if new == old else "worse"
+        reasons.append(f"{name} {old:.2%} -> {new:.2%} ({word})")
+    clean_better = pairs[0][2] > pairs[0][1]
+    none_worse = all(new >= old for _, old, new in pairs)
+    return Verdict(clean_better and none_worse, tuple(reasons))
+
+
+def _generated(out: Path, n: int, seed: int, val_frac: float, recipe: Recipe, faces: Path) -> Path:
+    """Generate ``n`` scenes into ``out`` unless a finished set is already there."""
+    from vision.synth.generate import generate
+
+    if not (out / "cards.yaml").exists():  # written last: a set without it is unfinished
+        generate(out, n, seed, val_frac, recipe.workers, faces)
+    return out
+
+
+def run_chunk(
+    chunk: int,
+    recipe: Recipe = RECIPE,
+    base: Path = MODELS_DIR,
+    runs: Path = REPO_ROOT / "runs" / "chunks",
+    datasets: Path = REPO_ROOT / "datasets",
+    faces: Path = CACHE_DIR / "faces",
+) -> Verdict:
+    """Generate, fine-tune and judge chunk ``chunk``; write ``runs/NNN/chunk.json``.
+
+    Args:
+        chunk (int): Chunk number, from 1.
+        recipe (Recipe): The series' recipe.
+        base (Path): Models folder to fine-tune from and compare with (the shipped one).
+        runs (Path): Where each chunk's folder goes.
+        datasets (Path): Where the chunk's scenes and the held-out scenes go.
+        faces (Path): Rendered deck faces (``python -m vision.synth.faces``).
+
+    Returns:
+        (Verdict): Whether the candidate (``runs/NNN/models``) should replace ``base``.
+    """
+    import torch
+
+    from vision.train import train_classifier
+
+    seed = chunk_seed(chunk, recipe)
+    out = runs / f"{chunk:03d}"
+    models = out / "models"
+    record: dict[str, Any] = {"chunk": chunk, "seed": seed, "recipe": dataclasses.asdict(recipe)}
+    record["base"] = str(base)
+    times = record.setdefault("times", {})
+
+    def phase(name: str, t0: float) -> None:
+        times[name] = f"{(time.time() - t0) / 60:.1f} min"
+        print(f"chunk {chunk}: {name} done in {times[name]}", flush=True)
+
+    t0 = time.time()
+    data = _generated(datasets / f"chunk-{chunk:03d}", recipe.scenes, seed, 0.05, recipe, faces)
+    held_out = datasets / f"held{recipe.held_seed}"
+    held = _generated(held_out, recipe.held_scenes, recipe.held_seed, 1.0, recipe, faces)
+    phase("generate", t0)
+    t0 = time.time()
+    if not (models / "card_classifier.onnx").exists():
+        torch.set_num_threads(1)
+        train_classifier(
+            data, recipe.epochs, recipe.batch, "cpu", lr=recipe.lr, name="train", resume=True,
+            minutes=recipe.minutes, seed=seed, models_dir=models, project=out,
+            init=base / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
+        )  # fmt: skip
+        shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
+    phase("train", t0)
+    t0 = time.time()
+    figures = out / "held.json"
+    subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "classifier_conditions.py"),
+         "--data", str(held), "--json", str(figures), str(base), str(models)],
+        check=True,
+    )  # fmt: skip
+    phase("held-out check", t0)
+    results = json.loads(figures.read_text())
+    verdict = judge(results[str(models)], results[str(base)])
+    record |= {"figures": results, "verdict": dataclasses.asdict(verdict)}
+    (out / "chunk.json").write_text(json.dumps(record, indent=1))
+    return verdict
+
+
+def main() -> None:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("chunk", type=int, help="chunk number, from 1")
+    ap.add_argument("--base", type=Path, default=MODELS_DIR, help="models folder to improve on")
+    a = ap.parse_args()
+    if a.chunk < 1:
+        ap.error(f"chunks are numbered from 1, not {a.chunk}")
+    verdict = run_chunk(a.chunk, base=a.base)
+    print("\n".join(verdict.reasons))
+    out = f"runs/chunks/{a.chunk:03d}/models"
+    if verdict.ship:
+        print(f"verdict: ship: cp {out}/card_classifier.onnx {out}/card_classifier.json models/")
+    else:
+        print(f"verdict: keep the shipped classifier; next: scripts/train-chunk {a.chunk + 1}")
+
+
+if __name__ == "__main__":
+    main()
