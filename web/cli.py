@@ -26,7 +26,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     serve = commands.add_parser(
         "serve",
         help="run the web trainer",
-        description="Run the web trainer on gunicorn (see README: deployment).",
+        description="Run the web trainer on gunicorn (see docs/deployment.md).",
     )
     serve.add_argument(
         "--host",
@@ -53,7 +53,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     database = commands.add_parser(
         "db",
         help="manage the web trainer's database",
-        description="The web trainer's database (CRIB_DATABASE_URL, see README: deployment).",
+        description="The web trainer's database (CRIB_DATABASE_URL, see docs/deployment.md).",
     )
     actions = database.add_subparsers(dest="action", required=True, metavar="ACTION")
     upgrade = actions.add_parser(

@@ -1,9 +1,10 @@
 """The database: one SQLAlchemy engine per app, a session per request.
 
 SQLite (the default, in the instance folder) runs in WAL mode with a busy timeout so that
-several gunicorn workers can share it; any other SQLAlchemy URL (PostgreSQL for several
-servers) works unchanged. The schema is versioned by Alembic (:mod:`web.schema`): a new
-database is set up at start-up, one that is behind stops the start until ``crib db upgrade``.
+several gunicorn workers can share it; PostgreSQL (several servers) is the only other database
+supported: the upserts are written for these two. The schema is versioned by Alembic
+(:mod:`web.schema`): a new database is set up at start-up, one that is behind stops the start
+until ``crib db upgrade``.
 """
 
 from __future__ import annotations

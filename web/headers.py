@@ -1,7 +1,7 @@
 """Security headers on every response: what the pages may load, and who may frame them.
 
 The pages run under ``script-src 'self'`` and ``style-src 'self'``: their scripts are files in
-``static/`` (no inline script or ``on...=`` handler, see README) and their styles are
+``static/`` (no inline script or ``on...=`` handler, see docs/development.md) and their styles are
 ``style.css`` (scripts set styles through the DOM, which the policy allows). Photos are shown
 from ``blob:`` URLs; the charts are inline SVG. No page may be framed (clickjacking), no
 response is sniffed into another type, and only this site sees the address a visitor came from.

@@ -11,7 +11,7 @@ package). ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
 Only the requests a limit is about pay for it: a post to a limited view, a deal that makes a
 guest. A client is its address (or the one a trusted proxy reports, ``CRIB_TRUSTED_PROXIES``),
 an IPv6 client its /64 network (:func:`client_key`). Floods are refused before the trainer by
-nginx's ``limit_req`` (``deploy/nginx.conf``), which README requires on a network.
+nginx's ``limit_req`` (``deploy/nginx.conf``), required on a network (docs/deployment.md).
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def check_host(host: str, trusted_proxies: int) -> None:
     if not is_loopback(host) and trusted_proxies < 1:
         raise ServeError(
             f"--host {host} would expose the trainer directly; it must sit behind the reverse "
-            "proxy in deploy/ (see README: deployment). Behind one, set CRIB_TRUSTED_PROXIES=1"
+            "proxy in deploy/ (see docs/deployment.md). Behind one, set CRIB_TRUSTED_PROXIES=1"
         )
 
 
