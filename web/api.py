@@ -250,8 +250,7 @@ def answer(drill_id: int) -> dict[str, Any]:
         abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
         grade, seconds = training.record_answer(db, drill, data)
-    except IntegrityError:
-        db.rollback()
+    except IntegrityError:  # rolled back (web.db.writing)
         abort(409, f"drill {drill_id} is already answered")
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
     if drill.kind in ("hand", "crib"):

@@ -24,7 +24,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from . import limits, sessions, training
-from .db import get_session
+from .db import get_session, writing
 from .models import Answer, Drill, Player
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -73,8 +73,8 @@ def _new_guest() -> int:
     limits.new_guest()
     db = get_session()
     player = Player(created_at=time.time(), session_version=0)
-    db.add(player)
-    db.commit()
+    with writing(db):
+        db.add(player)
     _play_as(player)
     return player.id
 
@@ -93,10 +93,9 @@ def as_player(work: Callable[[Session, int], T]) -> T:
         return work(db, _new_guest())
     try:
         return work(db, player_id)
-    except IntegrityError:
-        db.rollback()
-    if db.get(Player, player_id) is None:
-        player_id = _new_guest()
+    except IntegrityError:  # rolled back (web.db.writing)
+        if db.get(Player, player_id) is None:
+            player_id = _new_guest()
     return work(db, player_id)
 
 
@@ -166,19 +165,18 @@ def _claim(username: str, password: str) -> str | None:
     The unique username is the check, so two registrations racing for one name cannot both
     win (the loser is told it is taken, and its guest is left as it was).
     """
-    db = get_session()
+    password_hash = _hashed(password)
     player = current_player()
-    if player is None or player.username is not None:
-        player = Player(created_at=time.time(), session_version=0)
-        db.add(player)
-    else:  # the guest's cookie must not act as the account
-        player.session_version += 1
-    player.username = username
-    player.password_hash = _hashed(password)
     try:
-        db.commit()
+        with writing(get_session()):
+            if player is None or player.username is not None:
+                player = Player(created_at=time.time(), session_version=0)
+                get_session().add(player)
+            else:  # the guest's cookie must not act as the account
+                player.session_version += 1
+            player.username = username
+            player.password_hash = password_hash
     except IntegrityError:
-        db.rollback()
         return f"The username {username!r} is taken."
     _sign_in(player)
     return None
@@ -228,16 +226,20 @@ def _merge_guest(guest_id: int, player_id: int) -> None:
     taken = select(Drill.daily_date).where(
         Drill.player_id == player_id, Drill.daily_date.is_not(None)
     )
-    db.execute(
-        update(Drill)
-        .where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
-        .values(mode="practice", daily_date=None, position=None)
-    )
-    db.execute(update(Drill).where(Drill.player_id == guest_id).values(player_id=player_id))
-    db.execute(update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id))
-    db.execute(delete(Player).where(Player.id == guest_id))
-    training.rebuild_skills(db, player_id)
-    db.commit()
+    with writing(db) as connection:
+        connection.execute(
+            update(Drill)
+            .where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
+            .values(mode="practice", daily_date=None, position=None)
+        )
+        connection.execute(
+            update(Drill).where(Drill.player_id == guest_id).values(player_id=player_id)
+        )
+        connection.execute(
+            update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id)
+        )
+        connection.execute(delete(Player).where(Player.id == guest_id))
+        training.rebuild_skills(db, player_id)
 
 
 @bp.route("/logout", methods=("POST",))
@@ -245,9 +247,8 @@ def logout() -> Response:
     """Forget the player on this browser, and end its sessions everywhere."""
     player_id = session_player_id()
     if player_id is not None:
-        db = get_session()
-        db.execute(_BUMP_VERSION, {"player_id": player_id})
-        db.commit()
+        with writing(get_session()) as connection:
+            connection.execute(_BUMP_VERSION, {"player_id": player_id})
     session.clear()
     g.player_id = None
     return redirect(url_for("pages.home"))
@@ -267,9 +268,10 @@ def change_password() -> str | Response:
             return render_template("auth/password.html"), 401  # type: ignore[return-value]
         error = _form_problem(player.username, new_password)
         if error is None:
-            player.password_hash = _hashed(new_password)
-            player.session_version += 1
-            get_session().commit()
+            password_hash = _hashed(new_password)
+            with writing(get_session()):
+                player.password_hash = password_hash
+                player.session_version += 1
             _sign_in(player)
             flash("Password changed; you are signed out everywhere else.")
             return redirect(url_for("pages.progress"))

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -140,23 +140,51 @@ class _WriteLock:
             raise DatabaseUnavailable(f"the database file {self.database} was removed or replaced")
 
 
-@contextlib.contextmanager
-def write_lock(db: Session) -> Iterator[None]:
-    """Hold while writing and committing in ``db``; a no-op but on a SQLite file.
+_WRITING = "crib_writing"
+"""Key of a session's info while :func:`writing` runs: the only time it may commit."""
 
-    Serializes SQLite writers, then checks that what was committed reached the database file.
+
+class _Session(Session):
+    """A request's session: it commits inside :func:`writing` only."""
+
+    def commit(self) -> None:
+        """Commit, inside :func:`writing`.
+
+        Raises:
+            RuntimeError: outside it (a write that would skip the lock and the file check).
+        """
+        if not self.info.get(_WRITING):
+            raise RuntimeError("write through web.db.writing(): it locks, commits and checks")
+        super().commit()
+
+
+@contextlib.contextmanager
+def writing(db: Session) -> Iterator[Connection]:
+    """Write in ``db`` and commit: the one way the trainer stores anything from a request.
+
+    The block gets the session's connection for Core statements (changes to ORM objects are
+    committed too). On a SQLite file the block and the commit hold the write lock, and then
+    the file is checked to be the one the connection opened. When anything raises, nothing
+    is stored (the session is rolled back).
 
     Raises:
         DatabaseUnavailable: the SQLite file was deleted or replaced (nothing was stored).
     """
     lock: _WriteLock | None = current_app.extensions["crib_write_lock"]
-    if lock is None:
-        yield
-        return
-    opened = db.connection().info.get(_FILE_ID)
-    with lock.held():
-        yield
-    lock.check_written(opened)
+    connection = db.connection()
+    opened = connection.info.get(_FILE_ID)
+    db.info[_WRITING] = True
+    try:
+        with lock.held() if lock else contextlib.nullcontext():
+            yield connection
+            db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    finally:
+        del db.info[_WRITING]
+    if lock:
+        lock.check_written(opened)
 
 
 def get_session() -> Session:
@@ -198,7 +226,7 @@ def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
         _make_private(str(database))
     lock = _WriteLock(database) if on_disk and database else None
     app.extensions["crib_write_lock"] = lock
-    app.extensions["crib_sessions"] = sessionmaker(engine, expire_on_commit=False)
+    app.extensions["crib_sessions"] = sessionmaker(engine, class_=_Session, expire_on_commit=False)
     app.teardown_appcontext(close_session)
     try:
         if prepare_schema:

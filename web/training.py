@@ -39,7 +39,7 @@ from trainer.errors import InvalidAnswerError
 from trainer.grading import Grade, grade
 from trainer.weak_spots import Tally
 
-from .db import write_lock
+from .db import writing
 from .models import Answer, Drill, Player, Skill
 
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
@@ -213,11 +213,10 @@ def deal_next(
         values = _drill_values(player_id, deal, mode, difficulty)
     else:
         answer_id, values = due
-    with write_lock(db):
+    with writing(db) as connection:
         if due is not None:
-            db.connection().execute(_UNQUEUE, {"answer_id": answer_id})
-        drill = db.connection().execute(_INSERT_DRILL, values).one()
-        db.commit()
+            connection.execute(_UNQUEUE, {"answer_id": answer_id})
+        drill = connection.execute(_INSERT_DRILL, values).one()
     return drill
 
 
@@ -285,9 +284,8 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
         _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
         for position, (deal, level) in enumerate(deals)
     ]
-    with write_lock(db):
-        db.connection().execute(insert(DRILLS), rows)
-        db.commit()
+    with writing(db) as connection:
+        connection.execute(insert(DRILLS), rows)
     return list(db.connection().execute(query.order_by(DRILLS.c.position)))
 
 
@@ -341,11 +339,10 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         drill.player_id,
         weak_spots.tally([(_categories(drill.categories), verdict.missed_categories, seconds)]),
     )
-    with write_lock(db):
-        db.connection().execute(_INSERT_ANSWER, answer)
+    with writing(db) as connection:
+        connection.execute(_INSERT_ANSWER, answer)
         if added:
-            db.connection().execute(_skills_upsert(db), added)
-        db.commit()
+            connection.execute(_skills_upsert(db), added)
     return verdict, seconds
 
 
@@ -448,12 +445,10 @@ def purge(db: Session) -> tuple[int, int]:
     stale, drills = list(found.scalars()), 0
     for start in range(0, len(stale), _PURGE_BATCH):
         batch = delete(DRILLS).where(DRILLS.c.id.in_(stale[start : start + _PURGE_BATCH]))
-        with write_lock(db):
-            drills += db.connection().execute(batch.where(_UNANSWERED)).rowcount
-            db.commit()
-    with write_lock(db):
-        guests = db.connection().execute(_IDLE_GUESTS, {"since": now - GUEST_IDLE_FOR}).rowcount
-        db.commit()
+        with writing(db) as connection:
+            drills += connection.execute(batch.where(_UNANSWERED)).rowcount
+    with writing(db) as connection:
+        guests = connection.execute(_IDLE_GUESTS, {"since": now - GUEST_IDLE_FOR}).rowcount
     return drills, guests
 
 

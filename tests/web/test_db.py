@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
 from web import create_app
-from web.db import get_session
+from web.db import get_session, writing
 
 
 def test_schema_created_at_start_up(empty_database_url: str) -> None:
@@ -36,6 +36,17 @@ def test_writes_hold_a_file_lock(client: FlaskClient, database_url: str) -> None
     """SQLite writers take ``<database>.lock``."""
     client.get("/api/drills/next?kind=hand")
     assert Path(f"{make_url(database_url).database}.lock").exists()
+
+
+def test_a_request_session_commits_only_through_writing(app: Flask) -> None:
+    """The one rule for writes is enforced in one place: a commit outside ``writing`` (which
+    takes the write lock and checks the file) is refused; inside, it stores."""
+    with app.app_context():
+        db = get_session()
+        with pytest.raises(RuntimeError, match=r"web\.db\.writing"):
+            db.commit()
+        with writing(db) as connection:
+            connection.execute(text("UPDATE players SET session_version = 1"))
 
 
 def test_no_write_lock_without_a_database_file(app: Flask) -> None:

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
 import web.training
-from web.db import get_session
+from web.db import get_session, writing
 from web.models import Answer, Drill, Player
 from web.training import DEALS_PER_MINUTE, EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
 
@@ -30,10 +30,10 @@ def _count(app: Flask, model: type[Drill] | type[Player] | type[Answer]) -> int:
 def _age(app: Flask, model: type[Drill] | type[Player], ids: list[int], seconds: float) -> None:
     """Make the drills (their deal) or players (their making) ``ids`` ``seconds`` older."""
     column = Drill.dealt_at if model is Drill else Player.created_at
-    with app.app_context():
-        db = get_session()
-        db.execute(update(model).where(model.id.in_(ids)).values({column: column - seconds}))
-        db.commit()
+    with app.app_context(), writing(get_session()) as connection:
+        connection.execute(
+            update(model).where(model.id.in_(ids)).values({column: column - seconds})
+        )
 
 
 def _player(app: Flask) -> int:

@@ -21,7 +21,7 @@ from web.db import make_engine
 from web.errors import UNAVAILABLE
 from web.models import Answer
 
-from .conftest import AuthActions, csrf_token
+from .conftest import AuthActions, csrf_token, post_form
 
 
 def _answers(database_url: str) -> int:
@@ -74,6 +74,57 @@ def test_answer_into_a_deleted_database_file_is_not_acknowledged(
     page = client.get("/progress")
     assert page.status_code == 503
     assert "try again in a minute" in page.text
+
+
+def _deal(client: FlaskClient) -> None:
+    assert client.get("/api/drills/next?kind=hand").status_code == 200
+
+
+def _register(client: FlaskClient) -> None:
+    assert AuthActions(client).register().status_code == 302
+
+
+def _merge_a_guest(client: FlaskClient) -> None:
+    _register(client)
+    AuthActions(client).logout()
+    _deal(client)  # as a new guest
+
+
+ACCOUNT_WRITES = {
+    "register": (_deal, lambda client: AuthActions(client).register()),
+    "log in, keeping the guest's drills": (
+        _merge_a_guest,
+        lambda client: AuthActions(client).login(),
+    ),
+    "log out": (_register, lambda client: AuthActions(client).logout()),
+    "change the password": (
+        _register,
+        lambda client: post_form(
+            client, "/auth/password", {"password": "cribbage29", "new_password": "cribbage31"}
+        ),
+    ),
+}
+"""Each account write: what comes before it, and the write (a form post)."""
+
+
+@pytest.mark.parametrize("action", ACCOUNT_WRITES)
+def test_account_writes_into_a_deleted_database_file_are_not_acknowledged(
+    tmp_path: Path, action: str
+) -> None:
+    """Account writes go through the one rule for writes (web.db.writing): with the SQLite
+    file deleted under the server, each is a 503 page, not a success stored in a ghost (the
+    rate limits, which count in the database too, are off: the write itself is tested)."""
+    before, act = ACCOUNT_WRITES[action]
+    url = f"sqlite:///{tmp_path / 'data' / 'trainer.sqlite'}"
+    (tmp_path / "data").mkdir()
+    config = {"SECRET_KEY": "test", "DATABASE_URL": url, "RATELIMIT_ENABLED": False}
+    client = create_app({"TESTING": True, **config}).test_client()
+    before(client)
+    for path in (tmp_path / "data").glob("trainer.sqlite*"):
+        path.unlink()
+    reply = act(client)
+    assert reply.status_code == 503, reply.text
+    assert "try again in a minute" in reply.text
 
 
 @contextlib.contextmanager

@@ -16,7 +16,7 @@ from trainer.dealing import DAILY_KINDS, Category, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
 from web import training
-from web.db import get_session
+from web.db import get_session, writing
 from web.models import Answer, Drill, Player
 
 
@@ -82,25 +82,25 @@ def answer_on(
         dealt_at=at,
         **drill,
     )
-    db.add(row)
-    db.flush()
-    missed = "" if correct else "nobs"
-    db.add(
-        Answer(
-            drill_id=row.id,
-            player_id=player_id,
-            kind="hand",
-            correct=correct,
-            claimed=0,
-            total=29,
-            seconds=6.0,
-            answered_at=at + 6,
-            day=day.isoformat(),
-            given={},
-            missed=missed,
+    with writing(db):
+        db.add(row)
+        db.flush()
+        missed = "" if correct else "nobs"
+        db.add(
+            Answer(
+                drill_id=row.id,
+                player_id=player_id,
+                kind="hand",
+                correct=correct,
+                claimed=0,
+                total=29,
+                seconds=6.0,
+                answered_at=at + 6,
+                day=day.isoformat(),
+                given={},
+                missed=missed,
+            )
         )
-    )
-    db.commit()
 
 
 def practise(player_id: int, days_ago: list[int]) -> datetime.date:
