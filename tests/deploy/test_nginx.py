@@ -27,6 +27,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ import pytest
 from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
 from deploy.local_server import free_port, spawn
 from web.cli import DEFAULT_THREADS
+from web.headers import HEADERS
 
 from .conftest import program
 
@@ -251,6 +253,75 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
         "/auth/login", {"username": "nobody", "password": "x" * 10}
     )
     assert other.status == 401
+
+
+SECURITY_HEADERS = {**HEADERS, "Strict-Transport-Security": "max-age=31536000"}
+"""The headers every HTTPS answer carries once: the trainer's (web/headers.py) and HSTS."""
+
+
+def raw_reply(port: int, context: ssl.SSLContext, request: bytes) -> Reply:
+    """What nginx answers to the raw bytes ``request`` sent over HTTPS (any bytes at all)."""
+    sock = context.wrap_socket(socket.create_connection((HOST, port)), server_hostname=HOST)
+    with sock:
+        sock.sendall(request)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        return Reply(response.status, response.headers, response.read().decode())
+
+
+def assert_security_headers(reply: Reply) -> None:
+    """``reply`` carries each of :data:`SECURITY_HEADERS` once, with its value."""
+    for name, value in SECURITY_HEADERS.items():
+        assert reply.headers.get_all(name) == [value], (reply.status, name, reply.headers)
+
+
+NGINX_OWN_ERRORS = {
+    400: b"NOT HTTP AT ALL\r\n\r\n",
+    413: b"POST /api/score HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20000000\r\n\r\n",
+    414: b"GET /" + b"x" * 9000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    494: b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"x" * 9000 + b"\r\n\r\n",
+}
+"""Requests nginx answers itself, by the status it gives (494: a header too large, which it
+sends as a 400)."""
+
+
+@pytest.mark.parametrize("status", NGINX_OWN_ERRORS)
+def test_nginx_own_error_pages_carry_every_security_header(proxy: Proxy, status: int) -> None:
+    """A garbage request line, a body over the cap, a 9 KB URL or header: nginx answers itself,
+    with every security header (``always``), as the trainer's own answers have them."""
+    reply = raw_reply(proxy.https_port, proxy.context, NGINX_OWN_ERRORS[status])
+    assert reply.status == (400 if status == 494 else status)
+    assert_security_headers(reply)
+
+
+def test_the_trainers_answers_carry_each_security_header_once(proxy: Proxy) -> None:
+    """nginx sets the security headers in place of the trainer's (``proxy_hide_header``): a
+    page, a static file, a JSON error and an error page each carry them once, and so does
+    nginx's own 429 for a flood of account posts (here log-outs, refused by the trainer without
+    a form token)."""
+    browser = proxy.browser("127.0.0.7")
+    for path in ("/", "/static/style.css", "/api/drills/0/answer", "/no-such-page"):
+        assert_security_headers(browser.get(path))
+    with concurrent.futures.ThreadPoolExecutor(UNDELAYED_POSTS * 2) as pool:
+        flood = list(
+            pool.map(
+                lambda _: browser.request("POST", "/auth/logout", ""), range(UNDELAYED_POSTS * 2)
+            )
+        )
+    refused = [reply for reply in flood if refused_by_nginx(reply)]
+    assert refused, [reply.status for reply in flood]
+    assert_security_headers(refused[0])
+
+
+def test_a_trainer_that_is_down_gets_a_502_with_every_security_header(tmp_path: Path) -> None:
+    """nginx with no trainer behind it answers 502 itself, with every security header."""
+    program("nginx")
+    program("openssl")
+    alone = prepare(tmp_path, free_port())
+    with running(alone):
+        reply = Proxy(alone.http_port, alone.https_port, alone.context()).browser().get("/")
+    assert reply.status == 502
+    assert_security_headers(reply)
 
 
 UNDELAYED_POSTS = 25
