@@ -22,7 +22,6 @@ import ipaddress
 import math
 import threading
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -30,7 +29,6 @@ from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
 from limits.errors import ConfigurationError
-from limits.storage import SCHEMES, Storage
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from . import errors, limit_storage, sessions
@@ -229,8 +227,7 @@ def init_app(app: Flask) -> None:
     uri = app.config["RATELIMIT_STORAGE_URI"]
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
-    storage = SCHEMES.get(urllib.parse.urlparse(uri).scheme)
-    if app.config["RATELIMIT_ENABLED"] and storage and not issubclass(storage, Storage):
+    if app.config["RATELIMIT_ENABLED"] and uri.startswith("async+"):  # limits' asyncio prefix
         raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:
