@@ -265,8 +265,8 @@ def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
             bn.bias.copy_(torch.from_numpy(b.copy()))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        linear[0].weight.copy_(torch.from_numpy(weights[gemm[0].input[1]]))
-        linear[0].bias.copy_(torch.from_numpy(weights[gemm[0].input[2]]))
+        linear[0].weight.copy_(torch.from_numpy(weights[gemm[0].input[1]].copy()))
+        linear[0].bias.copy_(torch.from_numpy(weights[gemm[0].input[2]].copy()))
 
 
 def _normalized(x: torch.Tensor) -> torch.Tensor:
