@@ -66,15 +66,16 @@ def postgres_server() -> Iterator[URL]:
         )
     except OSError as error:
         _unavailable(str(error))
-    assert server.stdout is not None and server.stdin is not None
-    url = server.stdout.readline().strip()
-    if not url:
-        _unavailable(f"scripts/test-postgres --serve said: {server.communicate()[1].strip()}")
-    try:
-        yield make_url(url)
-    finally:
-        server.stdin.close()  # the script stops and removes the cluster
-        server.wait(timeout=60)
+    with server:  # its pipes are closed and it is waited for, however the session ends
+        assert server.stdout is not None and server.stdin is not None
+        url = server.stdout.readline().strip()
+        if not url:
+            _unavailable(f"scripts/test-postgres --serve said: {server.communicate()[1].strip()}")
+        try:
+            yield make_url(url)
+        finally:
+            server.stdin.close()  # the script stops and removes the cluster
+            server.wait(timeout=60)
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,8 @@ PAGES += ["/score/pegging?play=5H+10S", "/progress", "/auth/login", "/auth/regis
 )
 def test_every_response_has_the_security_headers(client: FlaskClient, path: str) -> None:
     """Pages, scripts, API answers and errors alike."""
-    headers = client.get(path).headers
+    with client.get(path) as response:  # a static file's response holds it open until closed
+        headers = response.headers
     policy = headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert "unsafe-inline" not in policy
