@@ -132,3 +132,53 @@ def test_python_example(start: int, text: str) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=reports.append)
     assert runner.failures == 0, "".join(reports)
+
+
+def ci_command() -> str:
+    """What ``.ci/run`` runs after moving to the checkout, its commands joined by ``&&``."""
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = [
+        line for line in lines if line.strip() and not line.startswith(("#", "set ", "cd "))
+    ]
+    return " && ".join(commands)
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    """The test command README gives is the one CI runs, and both of README's set-up commands
+    install at the lock's versions, as ``scripts/install-test-deps`` does."""
+    commands = [text.strip() for _, text in fenced_blocks("sh")]
+    assert ci_command() in commands, f"README.md has no sh block '{ci_command()}'"
+    installs = [c for c in commands if "pip install" in c and "-e ." in c]
+    assert installs and all("-c constraints.txt" in c for c in installs), installs
+    assert "-c constraints.txt" in (ROOT / "scripts" / "install-test-deps").read_text()
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)|<img src=\"([^\"]+)\"")
+"""A Markdown link's or an image tag's target."""
+
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "tests" / "README.md"]
+"""The Markdown pages whose links are checked."""
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the headings of ``page``: lower case, punctuation dropped,
+    spaces as hyphens."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    headings = re.findall(r"^#+ (.+)$", text, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("page", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_lead_somewhere(page: Path) -> None:
+    """Every relative link of the page names a file of the checkout, and a heading of it where
+    the link names one."""
+    broken = []
+    for match in LINK.finditer(FENCE.sub("", page.read_text(encoding="utf-8"))):
+        target = match.group(1) or match.group(2)
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or (anchor and anchor not in anchors(file)):
+            broken.append(target)
+    assert not broken, f"{page.relative_to(ROOT)}: broken links {broken}"
