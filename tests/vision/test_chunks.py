@@ -72,3 +72,5 @@ def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc
     trained = (candidate / "card_classifier.onnx").stat().st_mtime_ns
     assert run_chunk(*args) == verdict
     assert (candidate / "card_classifier.onnx").stat().st_mtime_ns == trained
+    # each classifier read the held-out scenes once: the shipped one, the candidate
+    assert len(list((tmp_path / "runs").glob("held-*.json"))) == 2
