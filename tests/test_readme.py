@@ -5,6 +5,11 @@ command of its ``console`` blocks in bash, its printed output compared with what
 any text (doctest's ELLIPSIS), as the README uses it for long output. The camera examples read
 ``photo.jpg`` and ``photo2.jpg``: shared real photos (the first is the one they were taken from),
 linked into the command's folder. Blank lines after an output only separate examples.
+
+The quick start's photo, ``docs/sample-hand.jpg``, ships in the repository so that a player can
+try ``crib read`` without ``../shared``. It is a synthetic scene from the project's generator,
+``vision.synth.scene.make_scene(numpy.random.default_rng(107), load_decks(), size=(1024, 768))``
+(camera effects on, the cached "anglo" deck), written as a JPEG of quality 85.
 """
 
 from __future__ import annotations
@@ -29,6 +34,12 @@ PHOTOS = {
     "photo2.jpg": "data/real-cards/images/edje_train_IMG_2612.jpg",
 }
 """Files the examples name, as paths under ../shared."""
+
+SAMPLE = "docs/sample-hand.jpg"
+"""The photo the quick start reads, in the repository."""
+
+SAMPLE_MAX_BYTES = 200_000
+"""The sample photo stays small: every clone carries it."""
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 """A fenced block: its language and its text."""
@@ -76,7 +87,7 @@ CHECKER = doctest.OutputChecker()
 def marked(example: Example) -> Any:
     """``example`` as a test parameter, marked ``slow`` when it runs the camera reader on a
     photo (seconds each: the model loads in a new process)."""
-    if any(name in example.command for name in PHOTOS):
+    if any(name in example.command for name in [*PHOTOS, SAMPLE]):
         return pytest.param(example, marks=pytest.mark.slow)
     return example
 
@@ -96,6 +107,9 @@ def test_console_example(example: Example, tmp_path: Path) -> None:
     for name, photo in PHOTOS.items():
         if name in example.command:
             (tmp_path / name).symlink_to(shared_path(photo))
+    if SAMPLE in example.command:
+        (tmp_path / SAMPLE).parent.mkdir(parents=True)
+        (tmp_path / SAMPLE).symlink_to(ROOT / SAMPLE)
     script = f'crib() {{ "{sys.executable}" -m crib "$@"; }}\n{example.command}\n'
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
@@ -132,6 +146,18 @@ def test_python_example(start: int, text: str) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=reports.append)
     assert runner.failures == 0, "".join(reports)
+
+
+def test_quick_start_reads_the_sample_photo() -> None:
+    """README's quick start reads the photo the repository ships, to a hand, its starter and a
+    total (``test_console_example`` runs it and compares the cards and the score); the photo is
+    small enough for every clone to carry."""
+    example = next((e for e in EXAMPLES if e.command == f"crib read {SAMPLE}"), None)
+    assert example is not None, f"README.md shows no '$ crib read {SAMPLE}'"
+    card_line = example.output.splitlines()[0]
+    assert card_line.startswith(f"{SAMPLE}: ") and "(starter)" in card_line, card_line
+    assert re.search(r"^total \d+ \(hand, six-card\)$", example.output, re.MULTILINE)
+    assert (ROOT / SAMPLE).stat().st_size < SAMPLE_MAX_BYTES
 
 
 def ci_command() -> str:
