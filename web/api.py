@@ -13,13 +13,12 @@ from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import TooManyRequests
 
-from trainer import score_show
 from trainer.dealing import KINDS, Difficulty
 from trainer.errors import InvalidJSONError
 from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
-from trainer.show import spoken_count
+from trainer.show import score_typed, spoken_count
 from trainer.table import Group, score_table
 
 from . import progress, training
@@ -148,18 +147,35 @@ def openapi() -> dict[str, Any]:
 
 @bp.post("/score")
 def score() -> dict[str, Any]:
-    """Score a hand or crib: ``{"hand": [...], "starter": "5S", "crib": false}``.
+    """Score a hand or crib as typed: ``{"cards": "5H 5D 5C JS | 5S", "crib": false}``.
 
+    The cards are read as ``crib score`` and the /score page read them
+    (:func:`trainer.show.score_typed`): the starter after a bar, last, or in ``"starter"``;
+    ranks alone (``"5 5 5 J"``) give what is certain and what suits could add. The first
+    shape, ``{"hand": ["5H", ...], "starter": "5S"}``, is read the same way.
     ``"rules": "five-card"`` picks another rule set (six-card by default).
     """
     data = _json_body()
-    hand, starter = data.get("hand"), data.get("starter")
-    if not isinstance(hand, list) or not isinstance(starter, str):
-        abort(400, "give 'hand' as a list of cards and 'starter' as one card")
+    cards, starter = _typed_show(data)
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
-    result = score_show(hand, starter, crib=_flag(data, "crib"), rules=rules).to_json()
-    result["rule_text"] = RULES_BY_KIND
-    return result
+    crib = _flag(data, "crib")
+    result = score_typed(cards, starter, crib=crib, rules=rules, starter_place="in 'starter'")
+    return result.to_json() | {"rule_text": RULES_BY_KIND}
+
+
+def _typed_show(data: dict[str, Any]) -> tuple[str, str | None]:
+    """The cards as typed and the starter typed apart, from either shape of a score body."""
+    cards, hand, starter = data.get("cards"), data.get("hand"), data.get("starter")
+    if hand is not None:
+        if cards is not None:
+            abort(400, "give 'cards' (as typed) or 'hand' (a list), not both")
+        listed = isinstance(hand, list) and all(isinstance(c, str) for c in hand)
+        if not listed or not isinstance(starter, str):
+            abort(400, "give 'hand' as a list of cards and 'starter' as one card")
+        cards = " ".join(hand)
+    if not isinstance(cards, str) or not isinstance(starter, str | None):
+        abort(400, "give 'cards' as typed (\"5H 5D 5C JS | 5S\"), the starter last or in 'starter'")
+    return cards, starter
 
 
 @bp.post("/table")

@@ -64,6 +64,14 @@ SCHEMAS: dict[str, Schema] = {
     },
     "Breakdown": _object(BREAKDOWN, description="A hand's or crib's score, item by item"),
     "Score": _object({**BREAKDOWN, "rule_text": {"$ref": "#/components/schemas/RuleText"}}),
+    "RankScore": _object(
+        {
+            "certain": INTEGER,
+            "possible": _array(_object({"total": INTEGER, "if": STRING})),
+            "say": STRING,
+            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+        }
+    ),
     "Pegging": _object(
         {
             "pegs": _array(
@@ -306,20 +314,47 @@ PATHS: dict[str, Schema] = {
     "/api/score": {
         "post": {
             "operationId": "score",
-            "summary": "Score a hand or crib, item by item",
+            "summary": "Score a hand or crib as typed (as crib score and /score read it)",
             "requestBody": _body(
                 _object(
                     {
-                        "hand": _array(CARD, minItems=3, maxItems=4, uniqueItems=True),
-                        "starter": CARD,
+                        "cards": {
+                            "type": "string",
+                            "description": "As typed: '5H 5D 5C JS | 5S', the starter after a"
+                            " bar, last or in 'starter'; ranks alone ('5 5 5 J') allowed",
+                        },
+                        "hand": _array(
+                            STRING,
+                            minItems=3,
+                            maxItems=4,
+                            description="The first shape: the cards (or ranks) as a list,"
+                            " with 'starter'; read as 'cards' is",
+                        ),
+                        "starter": STRING,
                         "crib": BOOLEAN,
                         "rules": {"type": "string", "enum": sorted(RULESETS)},
                     },
-                    "crib",
-                    "rules",
+                    *("cards", "hand", "starter", "crib", "rules"),
+                    oneOf=[{"required": ["cards"]}, {"required": ["hand", "starter"]}],
                 )
             ),
-            "responses": {"200": _reply("Score", "The score"), **_errors(400, 403, 413, 415)},
+            "responses": {
+                "200": {
+                    "description": "The score, item by item; for ranks alone, what is certain"
+                    " and what suits could add",
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "oneOf": [
+                                    {"$ref": "#/components/schemas/Score"},
+                                    {"$ref": "#/components/schemas/RankScore"},
+                                ]
+                            }
+                        }
+                    },
+                },
+                **_errors(400, 403, 413, 415),
+            },
         }
     },
     "/api/pegging": {

@@ -61,6 +61,32 @@ def test_score_crib_flush_rule(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
+    ("typed", "starter"),
+    [("5H 5D 5C JS | 5S", None), ("5H 5D 5C JS 5S", None), ("5h 5d 5c js", "5S")],
+)
+def test_score_takes_the_cards_as_typed(client: FlaskClient, typed: str, starter: str) -> None:
+    """``cards`` is read as ``crib score`` and the /score page read it (the starter after a
+    bar, last, or apart), with the same breakdown as the list of cards."""
+    body = {"cards": typed} if starter is None else {"cards": typed, "starter": starter}
+    response = client.post("/api/score", json=body)
+    listed = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "JS"], "starter": "5S"})
+    assert response.status_code == 200, response.json
+    assert response.json == listed.json
+    assert response.json["total"] == 29
+
+
+def test_score_takes_ranks_alone(client: FlaskClient) -> None:
+    """Ranks without suits, typed or listed: what is certain and what suits could add."""
+    typed = client.post("/api/score", json={"cards": "5 5 5 J", "starter": "5"})
+    listed = client.post("/api/score", json={"hand": ["5", "5", "5", "J"], "starter": "5"})
+    assert typed.status_code == 200, typed.json
+    assert typed.json == listed.json
+    assert typed.json["certain"] == 28
+    assert typed.json["possible"] == [{"total": 29, "if": "the jack is the starter's suit"}]
+    assert "15" in typed.json["rule_text"]["fifteen"]
+
+
+@pytest.mark.parametrize(
     ("body", "message"),
     [
         ({"hand": ["5H", "5D", "5C", "1S"], "starter": "5S"}, "unknown rank '1'"),
@@ -68,13 +94,17 @@ def test_score_crib_flush_rule(client: FlaskClient) -> None:
         ({"hand": ["5H", "5D", "5C", "5H"], "starter": "5S"}, "card given twice"),
         ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5H"}, "card given twice"),
         ({"hand": ["5H", "5D", "5C"], "starter": "5S"}, "got 3"),
-        ({"hand": ["5H", "5D", "5C", "JS", "2C"], "starter": "5S"}, "got 5"),
+        ({"hand": ["5H", "5D", "5C", "JS", "2C"], "starter": "5S"}, "starter is given twice"),
         ({"hand": "5H 5D 5C JS", "starter": "5S"}, "'hand' as a list"),
         ({"hand": ["5H", "5D", "5C", "JS"]}, "'starter' as one card"),
         ([1, 2], "JSON object"),
         ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "crib": "yes"}, "true or false"),
         ({"hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "rules": "seven"}, "unknown rule"),
-        ({"hand": [5, None, "5C", "JS"], "starter": "5S"}, "not a card"),
+        ({"hand": [5, None, "5C", "JS"], "starter": "5S"}, "'hand' as a list of cards"),
+        ({"cards": "5H 5D 5C JS"}, "got 4"),
+        ({"cards": ["5H", "5D", "5C", "JS", "5S"]}, "'cards' as typed"),
+        ({"cards": "5H 5D 5C JS", "starter": 5}, "'cards' as typed"),
+        ({"cards": "5H 5D 5C JS 5S", "hand": ["5H"], "starter": "5S"}, "not both"),
     ],
 )
 def test_score_bad_input(client: FlaskClient, body: Any, message: str) -> None:

@@ -104,6 +104,22 @@ def test_successful_replies_conform(api_schema: Any, client: FlaskClient, kind: 
     assert len(daily["drills"]) == 6
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"cards": "5H 5D 5C JS | 5S"},
+        {"cards": "5 5 5 J", "starter": "5"},
+        {"hand": ["5", "5", "5", "J"], "starter": "5S"},
+    ],
+)
+def test_score_replies_conform(api_schema: Any, client: FlaskClient, body: dict[str, Any]) -> None:
+    """A score of typed cards, of ranks alone and of a listed hand: each matches the document."""
+    reply = client.post("/api/score", json=body)
+    assert reply.status_code == 200
+    case = api_schema["/api/score"]["POST"].Case(body=body)
+    case.validate_response(reply, excluded_checks=[positive_data_acceptance])
+
+
 def test_a_photo_answer_conforms(
     api_schema: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
