@@ -16,6 +16,8 @@ from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import (
+    SMALL_INDEX,
+    CardReader,
     DetectedCard,
     Reading,
     load_reader,
@@ -123,6 +125,42 @@ def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> 
         reader.turn_below = default
     assert np.abs(both[0] - both[1]).max() < 0.01
     assert np.abs(single[0] - single[1]).max() > 0.05
+
+
+def detector_calls(index_side: float, photo: tuple[int, int] = (2048, 1536)) -> int:
+    """How many detector passes :meth:`CardReader.detect` makes on a photo of ``photo`` pixels
+    whose first pass finds five indices ``index_side`` pixels high (at the photo's size)."""
+    reader = CardReader()
+    calls = []
+
+    def five_indices(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(image.shape)
+        boxes = [
+            [300 + 200 * k, 400, 300 + 200 * k + index_side / 2, 400 + index_side] for k in range(5)
+        ]
+        return np.array(boxes, np.float32), np.full(5, 0.9, np.float32)
+
+    reader._detect = five_indices  # type: ignore[method-assign]
+    reader.detect(np.zeros((photo[1], photo[0], 3), np.uint8))
+    return len(calls)
+
+
+def test_second_look_only_where_indices_are_small() -> None:
+    """A big photo gets a second detector pass when its indices come out under
+    :data:`SMALL_INDEX` px at the model's 640 px, not when they are larger; a small photo never."""
+    scale = 2048 / 640
+    assert detector_calls(12 * scale) == 2  # one pass on the region around them
+    assert detector_calls((SMALL_INDEX + 2) * scale) == 1
+    assert detector_calls(12, photo=(960, 720)) == 1
+
+
+def test_onnx_threads_wait_without_spinning() -> None:
+    """The sessions' idle threads sleep instead of spinning (a spinning thread burns a core
+    the other requests need: a read cost twice the CPU with two threads)."""
+    reader = CardReader(threads=2)
+    for session in (reader.det, reader.cls):
+        options = session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
 def test_evaluate_function(real_dir: Path) -> None:
