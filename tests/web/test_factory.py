@@ -70,7 +70,7 @@ def test_only_the_projects_errors_become_a_400(
     def buggy(*args: object, **kwargs: object) -> None:
         raise ValueError("internal detail: index 7 out of range")
 
-    monkeypatch.setattr(api, "score_show", buggy)
+    monkeypatch.setattr(api, "score_typed", buggy)
     response = client.post("/api/score", json={"hand": ["5H", "5D", "5C", "JS"], "starter": "5S"})
     assert response.status_code == 500
     assert "internal detail" not in response.get_data(as_text=True)
