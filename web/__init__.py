@@ -46,7 +46,7 @@ def create_app(
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
-        **sessions.defaults(),
+        **sessions.DEFAULTS,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

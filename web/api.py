@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Blueprint, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import TooManyRequests
 
 from trainer.dealing import KINDS, Difficulty
 from trainer.errors import InvalidJSONError
@@ -166,15 +165,15 @@ def score() -> dict[str, Any]:
 def _typed_show(data: dict[str, Any]) -> tuple[str, str | None]:
     """The cards as typed and the starter typed apart, from either shape of a score body."""
     cards, hand, starter = data.get("cards"), data.get("hand"), data.get("starter")
-    if hand is not None:
-        if cards is not None:
-            abort(400, "give 'cards' (as typed) or 'hand' (a list), not both")
-        listed = isinstance(hand, list) and all(isinstance(c, str) for c in hand)
-        if not listed or not isinstance(starter, str):
-            abort(400, "give 'hand' as a list of cards and 'starter' as one card")
-        cards = " ".join(hand)
-    if not isinstance(cards, str) or not isinstance(starter, str | None):
-        abort(400, "give 'cards' as typed (\"5H 5D 5C JS | 5S\"), the starter last or in 'starter'")
+    listed = isinstance(hand, list) and all(isinstance(c, str) for c in hand)
+    if cards is None and listed and isinstance(starter, str):  # the first shape
+        cards, hand = " ".join(cast(list[str], hand)), None
+    if hand is not None or not isinstance(cards, str) or not isinstance(starter, str | None):
+        abort(
+            400,
+            "give 'cards' as typed (5H 5D 5C JS | 5S), or 'hand' as a list of cards and"
+            " 'starter' as one card",
+        )
     return cards, starter
 
 
@@ -215,9 +214,6 @@ def pegging() -> dict[str, Any]:
     return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
 
 
-TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
-
-
 @bp.record_once
 def _schedule_purges(state: BlueprintSetupState) -> None:
     state.app.extensions["crib_purges"] = training.PurgeSchedule()
@@ -236,14 +232,11 @@ def next_drill() -> dict[str, Any]:
     mode = _choice("mode", ("practice", "sprint"), "practice")
     current_app.extensions["crib_purges"].run_if_due(get_session())
     per_minute = int(current_app.config.get("DEALS_PER_MINUTE", training.DEALS_PER_MINUTE))
-    try:
-        drill = as_player(
-            lambda db, player_id: training.deal_next(
-                db, player_id, kind, level, mode, per_minute=per_minute
-            )
+    drill = as_player(
+        lambda db, player_id: training.deal_next(
+            db, player_id, kind, level, mode, per_minute=per_minute
         )
-    except training.TooManyDeals as error:
-        raise TooManyRequests(TOO_MANY_DEALS, retry_after=error.retry_after) from None
+    )
     return training.drill_json(drill)
 
 

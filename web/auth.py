@@ -34,11 +34,6 @@ _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 
 
 _SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
-_BUMP_VERSION = (
-    update(Player)
-    .where(Player.id == bindparam("player_id"))
-    .values(session_version=Player.session_version + 1)
-)
 
 
 @bp.before_app_request
@@ -124,16 +119,9 @@ def _sign_in(player: Player) -> None:
     sessions.remember_device(player.username or "")
 
 
-def _password_matches(stored: str, password: str) -> bool:
-    """Whether ``password`` hashes to ``stored``; a 503 when too many hashes are running."""
-    with limits.HASHING.held():
-        return check_password_hash(stored, password)
-
-
-def _hashed(password: str) -> str:
-    """``password``, hashed to be stored; a 503 when too many hashes are running."""
-    with limits.HASHING.held():
-        return generate_password_hash(password)
+# Each password hash holds a slot: a 503 when too many are running.
+_password_matches = limits.HASHING.held()(check_password_hash)
+_hashed = limits.HASHING.held()(generate_password_hash)
 
 
 def _form_problem(username: str, password: str) -> str | None:
@@ -245,10 +233,10 @@ def _merge_guest(guest_id: int, player_id: int) -> None:
 @bp.route("/logout", methods=("POST",))
 def logout() -> Response:
     """Forget the player on this browser, and end its sessions everywhere."""
-    player_id = session_player_id()
-    if player_id is not None:
-        with writing(get_session()) as connection:
-            connection.execute(_BUMP_VERSION, {"player_id": player_id})
+    player = current_player()
+    if player is not None:
+        with writing(get_session()):
+            player.session_version += 1
     session.clear()
     g.player_id = None
     return redirect(url_for("pages.home"))

@@ -105,19 +105,15 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
-    try:
-        return _run_upgrade(out)
-    except OperationalError as error:
-        return _database_problem("db upgrade", error)
-
-
-def _run_upgrade(out: TextIO) -> int:
     from . import create_app, schema
 
-    app = create_app(prepare_schema=False)
-    engine = app.extensions["crib_engine"]
-    lock = app.extensions["crib_write_lock"]
-    was = schema.upgrade(engine, lock.held if lock else None)
+    try:
+        app = create_app(prepare_schema=False)
+        engine = app.extensions["crib_engine"]
+        lock = app.extensions["crib_write_lock"]
+        was = schema.upgrade(engine, lock.held if lock else None)
+    except OperationalError as error:
+        return _database_problem("db upgrade", error)
     url = engine.url.render_as_string(hide_password=True)  # never the password
     if was == schema.head():
         print(f"The database at {url} is up to date (schema version {was}).", file=out)

@@ -57,23 +57,19 @@ READ_ONLY_SQLSTATE = "25006"
 """PostgreSQL's read_only_sql_transaction (a read-only database or standby)."""
 
 
-def _refuses_writes(error: BaseException) -> bool:
-    """Whether ``error`` is a read-only database (file, mount or server) refusing a write."""
-    sqlite_code = getattr(error, "sqlite_errorname", None) or ""
-    return sqlite_code.startswith("SQLITE_READONLY") or (
-        getattr(error, "sqlstate", None) == READ_ONLY_SQLSTATE
-    )
-
-
 def _drop_read_only_connections(context: ExceptionContext) -> None:
     """Drop every pooled connection when the database refuses a write (the pool reopens them).
 
-    A SQLite connection opened while its file was read-only stays read-only once the file is
-    writable again, and a PostgreSQL session keeps the read-only default it started with:
-    kept in the pool, they would refuse writes until a restart. Treated as a disconnect, the
-    error invalidates the whole pool.
+    A SQLite connection opened while its file (or mount) was read-only stays read-only once the
+    file is writable again, and a PostgreSQL session keeps the read-only default it started
+    with: kept in the pool, they would refuse writes until a restart. Treated as a disconnect,
+    the error invalidates the whole pool.
     """
-    if _refuses_writes(context.original_exception):
+    error = context.original_exception
+    sqlite_code = getattr(error, "sqlite_errorname", None) or ""
+    if sqlite_code.startswith("SQLITE_READONLY") or (
+        getattr(error, "sqlstate", None) == READ_ONLY_SQLSTATE
+    ):
         context.is_disconnect = True
 
 
@@ -145,14 +141,9 @@ _WRITING = "crib_writing"
 
 
 class _Session(Session):
-    """A request's session: it commits inside :func:`writing` only."""
+    """A request's session: it commits inside :func:`writing` only (a RuntimeError outside)."""
 
     def commit(self) -> None:
-        """Commit, inside :func:`writing`.
-
-        Raises:
-            RuntimeError: outside it (a write that would skip the lock and the file check).
-        """
         if not self.info.get(_WRITING):
             raise RuntimeError("write through web.db.writing(): it locks, commits and checks")
         super().commit()

@@ -31,10 +31,6 @@ _SQLITE_UNAVAILABLE = (
 )
 
 
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
 def handle_http(error: HTTPException) -> ResponseReturnValue:
     """Answer a 4xx/5xx from ``abort`` or routing: ``{"error": ...}`` or a page.
 
@@ -42,7 +38,7 @@ def handle_http(error: HTTPException) -> ResponseReturnValue:
     """
     code = error.code or 500
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]  # Allow…
-    if _wants_json():
+    if request.path.startswith("/api/"):  # JSON for the API
         return {"error": error.description}, code, headers
     return render_template("error.html", code=code, message=error.description), code, headers
 
@@ -53,9 +49,7 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
     Only the project's own errors say something the player can act on; any other exception
     (a ``ValueError`` from a bug included) is a 500 (:func:`handle_unexpected`).
     """
-    if _wants_json():
-        return {"error": str(error)}, 400
-    return render_template("error.html", code=400, message=str(error)), 400
+    return handle_http(BadRequest(str(error)))
 
 
 def handle_unreadable_body(error: Exception) -> ResponseReturnValue:

@@ -28,6 +28,10 @@ def _object(properties: dict[str, Schema], *optional: str, **extra: Any) -> Sche
     return {"type": "object", "properties": properties, "required": required, **extra}
 
 
+def _ref(schema: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{schema}"}
+
+
 CARD: Schema = {
     "type": "string",
     "pattern": "^(?:[AaTtJjQqKk2-9]|10)[HDCShdcs♥♦♣♠]$",
@@ -38,16 +42,17 @@ NUMBER: Schema = {"type": "number"}
 INTEGER: Schema = {"type": "integer"}
 BOOLEAN: Schema = {"type": "boolean"}
 STRING: Schema = {"type": "string"}
+RULES: Schema = {"type": "string", "enum": sorted(RULESETS)}
 KIND_NAMES = [kind.value for kind in Kind]
 ROLE_NAMES = [role.value for role in Role]
 
 BREAKDOWN: dict[str, Schema] = {
     "total": INTEGER,
-    "items": _array({"$ref": "#/components/schemas/Item"}),
+    "items": _array(_ref("Item")),
     "hand": CARDS,
     "starter": STRING,
     "crib": BOOLEAN,
-    "rules": {"type": "string", "enum": sorted(RULESETS)},
+    "rules": RULES,
     "say": STRING,
 }
 
@@ -63,13 +68,13 @@ SCHEMAS: dict[str, Schema] = {
         "additionalProperties": STRING,
     },
     "Breakdown": _object(BREAKDOWN, description="A hand's or crib's score, item by item"),
-    "Score": _object({**BREAKDOWN, "rule_text": {"$ref": "#/components/schemas/RuleText"}}),
+    "Score": _object({**BREAKDOWN, "rule_text": _ref("RuleText")}),
     "RankScore": _object(
         {
             "certain": INTEGER,
             "possible": _array(_object({"total": INTEGER, "if": STRING})),
             "say": STRING,
-            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+            "rule_text": _ref("RuleText"),
         }
     ),
     "Pegging": _object(
@@ -81,11 +86,11 @@ SCHEMAS: dict[str, Schema] = {
                         "player": {"type": "integer", "enum": [0, 1]},
                         "count": INTEGER,
                         "points": INTEGER,
-                        "items": _array({"$ref": "#/components/schemas/Item"}),
+                        "items": _array(_ref("Item")),
                     }
                 )
             ),
-            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+            "rule_text": _ref("RuleText"),
         }
     ),
     "Drill": _object(
@@ -131,8 +136,8 @@ SCHEMAS: dict[str, Schema] = {
             "correct": BOOLEAN,
             "total": NUMBER,
             "claimed": NUMBER,
-            "items": _array({"$ref": "#/components/schemas/Item"}),
-            "missed": _array({"$ref": "#/components/schemas/Item"}),
+            "items": _array(_ref("Item")),
+            "missed": _array(_ref("Item")),
             "over": NUMBER,
             "under": NUMBER,
             "missed_categories": _array(STRING),
@@ -161,7 +166,7 @@ SCHEMAS: dict[str, Schema] = {
             "seconds": NUMBER,
             "say": STRING,
             "muggins": _object({"you": NUMBER, "opponent": NUMBER}),
-            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+            "rule_text": _ref("RuleText"),
         },
         *("options", "lost", "note", "reason", "heels", "by_kind", "say", "muggins"),
     ),
@@ -171,7 +176,7 @@ SCHEMAS: dict[str, Schema] = {
             "drills": _array(
                 {
                     "allOf": [
-                        {"$ref": "#/components/schemas/Drill"},
+                        _ref("Drill"),
                         _object({"answered": BOOLEAN, "correct": {"type": ["boolean", "null"]}}),
                     ]
                 }
@@ -194,23 +199,23 @@ SCHEMAS: dict[str, Schema] = {
         {
             "role": {"type": ["string", "null"], "enum": [*ROLE_NAMES, None]},
             "cards": CARDS,
-            "score": {"oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}]},
+            "score": {"oneOf": [_ref("Breakdown"), {"type": "null"}]},
             "crib_score": {
-                "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                "oneOf": [_ref("Breakdown"), {"type": "null"}],
                 "description": "A group not yet named: its score as the crib, when that differs",
             },
         }
     ),
     "Table": _object(
         {
-            "rules": {"type": "string", "enum": sorted(RULESETS)},
-            "groups": _array({"$ref": "#/components/schemas/ScoredGroup"}),
-            "rule_text": {"$ref": "#/components/schemas/RuleText"},
+            "rules": RULES,
+            "groups": _array(_ref("ScoredGroup")),
+            "rule_text": _ref("RuleText"),
         }
     ),
     "Reading": _object(
         {
-            "rules": {"type": "string", "enum": sorted(RULESETS)},
+            "rules": RULES,
             "image_size": _array(INTEGER, minItems=2, maxItems=2),
             "seconds": NUMBER,
             "cards": _array(
@@ -240,12 +245,12 @@ SCHEMAS: dict[str, Schema] = {
                             "oneOf": [_array(NUMBER, minItems=4, maxItems=4), {"type": "null"}]
                         },
                         "score": {
-                            "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                            "oneOf": [_ref("Breakdown"), {"type": "null"}],
                             "description": "As a hand while the role is asked; null for the"
                             " starter, an unknown starter or a doubtful card",
                         },
                         "crib_score": {
-                            "oneOf": [{"$ref": "#/components/schemas/Breakdown"}, {"type": "null"}],
+                            "oneOf": [_ref("Breakdown"), {"type": "null"}],
                             "description": "While the role is asked: the score as the crib,"
                             " when a crib flush makes it differ",
                         },
@@ -276,11 +281,9 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 
-def _reply(schema: str, description: str) -> Schema:
-    return {
-        "description": description,
-        "content": {JSON: {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
-    }
+def _reply(schema: Schema | str, description: str) -> Schema:
+    ref = _ref(schema) if isinstance(schema, str) else schema
+    return {"description": description, "content": {JSON: {"schema": ref}}}
 
 
 def _errors(*codes: int) -> dict[str, Schema]:
@@ -301,7 +304,7 @@ def _errors(*codes: int) -> dict[str, Schema]:
 
 
 def _body(schema: Schema | str) -> Schema:
-    ref = {"$ref": f"#/components/schemas/{schema}"} if isinstance(schema, str) else schema
+    ref = _ref(schema) if isinstance(schema, str) else schema
     return {"required": True, "content": {JSON: {"schema": ref}}}
 
 
@@ -318,41 +321,22 @@ PATHS: dict[str, Schema] = {
             "requestBody": _body(
                 _object(
                     {
-                        "cards": {
-                            "type": "string",
-                            "description": "As typed: '5H 5D 5C JS | 5S', the starter after a"
-                            " bar, last or in 'starter'; ranks alone ('5 5 5 J') allowed",
-                        },
-                        "hand": _array(
-                            STRING,
-                            minItems=3,
-                            maxItems=4,
-                            description="The first shape: the cards (or ranks) as a list,"
-                            " with 'starter'; read as 'cards' is",
-                        ),
+                        "cards": {"type": "string", "description": "'5H 5D 5C JS | 5S', '5 5 5 J'"},
+                        "hand": _array(STRING, minItems=3, maxItems=4, description="Or a list"),
                         "starter": STRING,
                         "crib": BOOLEAN,
-                        "rules": {"type": "string", "enum": sorted(RULESETS)},
+                        "rules": RULES,
                     },
                     *("cards", "hand", "starter", "crib", "rules"),
                     oneOf=[{"required": ["cards"]}, {"required": ["hand", "starter"]}],
                 )
             ),
             "responses": {
-                "200": {
-                    "description": "The score, item by item; for ranks alone, what is certain"
-                    " and what suits could add",
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "oneOf": [
-                                    {"$ref": "#/components/schemas/Score"},
-                                    {"$ref": "#/components/schemas/RankScore"},
-                                ]
-                            }
-                        }
-                    },
-                },
+                "200": _reply(
+                    {"oneOf": [_ref("Score"), _ref("RankScore")]},
+                    "The score, item by item; for ranks alone, what is certain and what suits"
+                    " could add",
+                ),
                 **_errors(400, 403, 413, 415),
             },
         }
@@ -377,7 +361,7 @@ PATHS: dict[str, Schema] = {
             "requestBody": _body(
                 _object(
                     {
-                        "rules": {"type": "string", "enum": sorted(RULESETS)},
+                        "rules": RULES,
                         "groups": _array(
                             _object(
                                 {
@@ -457,7 +441,7 @@ PATHS: dict[str, Schema] = {
                                 "crib": STRING,
                                 "starter": STRING,
                                 "players": {"type": "string", "enum": ["2", "3", "4"]},
-                                "rules": {"type": "string", "enum": sorted(RULESETS)},
+                                "rules": RULES,
                             },
                             "crib",
                             "starter",

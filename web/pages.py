@@ -15,7 +15,7 @@ from trainer.errors import CribbageError
 from trainer.grading import HEELS_NOTE
 from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
-from trainer.rules import RULESETS, SIX_CARD, RuleSet, get_rules
+from trainer.rules import RULESETS, SIX_CARD, get_rules
 from trainer.show import Breakdown, score_typed
 from trainer.weak_spots import Tally
 
@@ -52,20 +52,6 @@ def _standing(db: Session, player_id: int, today: str) -> dict[str, Any]:
     }
 
 
-def _scored(cards_text: str, starter_text: str, crib: bool, rules: RuleSet) -> dict[str, Any]:
-    """Score typed cards (:func:`trainer.show.score_typed`), the starter in its own box.
-
-    Returns ``{"breakdown": Breakdown}`` or, for ranks alone, ``{"ranks": RankOnlyScore}``.
-
-    Raises:
-        CribbageError: for bad cards, a missing or doubled starter, or the wrong count.
-    """
-    result = score_typed(
-        cards_text, starter_text, crib=crib, rules=rules, starter_place="in the starter box"
-    )
-    return {"breakdown": result} if isinstance(result, Breakdown) else {"ranks": result}
-
-
 def _kinds_in_order(items: Iterable[ScoreItem]) -> list[Kind]:
     """The kinds of ``items``, each once, in the order they first appear."""
     return list(dict.fromkeys(i.kind for i in items))
@@ -85,8 +71,11 @@ def score() -> tuple[str, int]:
     status = 200
     try:
         rules = get_rules(request.args.get("rules", SIX_CARD.name))
-        if cards.strip():
-            context |= _scored(cards, starter, crib, rules)
+        if cards.strip():  # a breakdown, or for ranks alone what is certain and what may be
+            scored = score_typed(
+                cards, starter, crib=crib, rules=rules, starter_place="in the starter box"
+            )
+            context["breakdown" if isinstance(scored, Breakdown) else "ranks"] = scored
     except CribbageError as error:
         rules = SIX_CARD
         context["error"], status = str(error), 400

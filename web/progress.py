@@ -18,6 +18,7 @@ from trainer.dealing import DAILY_KINDS, Category
 from trainer.weak_spots import Tally, tally
 
 from .models import Answer, Drill, Skill
+from .training import parse_categories
 
 STREAK_GRACE_DAYS = 1
 """A gentle streak: one missed day between two daily challenges does not break it."""
@@ -67,12 +68,13 @@ def days(db: Session, player_id: int, limit: int = 30) -> list[Day]:
 
 def drills_by_kind(db: Session, player_id: int) -> dict[str, int]:
     """How many drills of each kind the player has answered."""
-    rows = db.execute(
-        select(Answer.kind, func.count(Answer.id))
-        .where(Answer.player_id == player_id)
-        .group_by(Answer.kind)
-    )
-    return {kind: count for kind, count in rows}
+    return _answers_by(db, Answer.kind, Answer.player_id == player_id)
+
+
+def _answers_by(db: Session, column: Any, *where: Any) -> dict[str, int]:
+    """How many answers there are for each value of ``column``, among those ``where`` picks."""
+    rows = db.execute(select(column, func.count(Answer.id)).where(*where).group_by(column))
+    return {value: count for value, count in rows}
 
 
 def skills(db: Session, player_id: int) -> list[tuple[Category, Skill]]:
@@ -84,15 +86,7 @@ def skills(db: Session, player_id: int) -> list[tuple[Category, Skill]]:
 
 def completed_dailies(db: Session, player_id: int) -> list[str]:
     """Dates of the daily challenges the player finished, oldest first."""
-    rows = db.execute(
-        select(Drill.daily_date)
-        .join(Answer, Answer.drill_id == Drill.id)
-        .where(Drill.player_id == player_id, Drill.daily_date.is_not(None))
-        .group_by(Drill.daily_date)
-        .having(func.count(Answer.id) == len(DAILY_KINDS))
-        .order_by(Drill.daily_date)
-    )
-    return [d for (d,) in rows if d is not None]
+    return [date for date, result in daily_results(db, player_id).items() if result.complete]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,12 +151,7 @@ def weakest(ranked: Sequence[tuple[Category, Skill]]) -> tuple[Category, Skill] 
 
 def answers_by_day(db: Session, player_id: int, since: str) -> dict[str, int]:
     """How many answers the player gave each day from ``since`` on."""
-    rows = db.execute(
-        select(Answer.day, func.count(Answer.id))
-        .where(Answer.player_id == player_id, Answer.day >= since)
-        .group_by(Answer.day)
-    )
-    return {day: count for day, count in rows}
+    return _answers_by(db, Answer.day, Answer.player_id == player_id, Answer.day >= since)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,16 +218,12 @@ def weekly_tallies(db: Session, player_id: int, since: str) -> dict[Category, di
     by_week: dict[str, list[tuple[list[Category], list[Category], float]]] = {}
     for day, present, missed, seconds in rows:
         answers = by_week.setdefault(week_of(day), [])
-        answers.append((_categories(present), _categories(missed), seconds))
+        answers.append((parse_categories(present), parse_categories(missed), seconds))
     trends: dict[Category, dict[str, Tally]] = {}
     for week in sorted(by_week):
         for category, counted in tally(by_week[week]).items():
             trends.setdefault(category, {})[week] = counted
     return trends
-
-
-def _categories(text: str) -> list[Category]:
-    return [Category(c) for c in text.split(",") if c]
 
 
 def streak(completed: list[str], today: str) -> int:

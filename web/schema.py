@@ -62,15 +62,6 @@ def has_tables(connection: Connection) -> bool:
     return bool(_TABLES & set(inspect(connection).get_table_names()))
 
 
-def describe(engine: Engine) -> str:
-    """The database's revision in words."""
-    with engine.connect() as connection:
-        revision = revision_of(connection)
-        if revision is None:
-            return "made before migrations" if has_tables(connection) else "empty"
-        return revision
-
-
 def upgrade(engine: Engine, lock: Callable[[], AbstractContextManager[None]] | None = None) -> str:
     """Bring the database to the latest revision; returns the revision it was at (in words).
 

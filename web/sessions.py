@@ -110,15 +110,14 @@ def remember_device(username: str) -> None:
         return response
 
 
-def defaults() -> dict[str, Any]:
-    """The session settings, before the instance's config and the environment."""
-    return {
-        "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_HTTPONLY": True,
-        "SESSION_COOKIE_SECURE": "auto",
-        "SESSION_REFRESH_EACH_REQUEST": True,
-        "PERMANENT_SESSION_LIFETIME": LIFETIME,
-    }
+DEFAULTS: dict[str, Any] = {
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SECURE": "auto",
+    "SESSION_REFRESH_EACH_REQUEST": True,
+    "PERMANENT_SESSION_LIFETIME": LIFETIME,
+}
+"""The session settings, before the instance's config and the environment."""
 
 
 def init_app(app: Flask) -> None:

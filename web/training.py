@@ -32,6 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
+from werkzeug.exceptions import TooManyRequests
 
 from trainer import dealing, weak_spots
 from trainer.dealing import Category, Deal, Difficulty, DrillKind
@@ -131,13 +132,7 @@ _MODES_DEALT = {"practice": ("practice", "review"), "sprint": ("sprint",)}
 """The modes of the drills a request for each mode deals (practice brings missed deals back)."""
 
 
-class TooManyDeals(Exception):
-    """The player was dealt :data:`DEALS_PER_MINUTE` new drills in the last minute."""
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"too many deals: wait {retry_after} s")
-        self.retry_after = retry_after
-        """Seconds until the player may be dealt a new drill."""
+TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
 
 
 def today() -> str:
@@ -198,7 +193,8 @@ def deal_next(
     (:func:`trainer.weak_spots.choose_focus`).
 
     Raises:
-        TooManyDeals: a new drill would be the player's ``per_minute + 1``-th in a minute.
+        werkzeug.exceptions.TooManyRequests: (with ``Retry-After``) a new drill would be the
+            player's ``per_minute + 1``-th in a minute.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     pending = _pending(db, player_id, kind, difficulty, mode)
@@ -235,7 +231,8 @@ def _check_pace(db: Session, player_id: int, per_minute: int) -> None:
     """Refuse a new drill beyond ``per_minute`` in the last minute (none when 0).
 
     Raises:
-        TooManyDeals: with the seconds until the oldest of them is a minute old.
+        werkzeug.exceptions.TooManyRequests: with the seconds until the oldest of them is a
+            minute old as its ``Retry-After``.
     """
     if per_minute <= 0:
         return
@@ -243,7 +240,7 @@ def _check_pace(db: Session, player_id: int, per_minute: int) -> None:
     oldest = db.connection().execute(_NTH_LATEST_DEAL, nth).scalar()
     wait = 0.0 if oldest is None else oldest + 60.0 - time.time()
     if wait > 0:
-        raise TooManyDeals(math.ceil(wait))
+        raise TooManyRequests(TOO_MANY_DEALS, retry_after=math.ceil(wait))
 
 
 def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
@@ -337,12 +334,14 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
     }
     added = _skill_rows(
         drill.player_id,
-        weak_spots.tally([(_categories(drill.categories), verdict.missed_categories, seconds)]),
+        weak_spots.tally(
+            [(parse_categories(drill.categories), verdict.missed_categories, seconds)]
+        ),
     )
     with writing(db) as connection:
         connection.execute(_INSERT_ANSWER, answer)
         if added:
-            connection.execute(_skills_upsert(db), added)
+            connection.execute(_skills_upsert(connection.dialect.name), added)
     return verdict, seconds
 
 
@@ -383,13 +382,9 @@ def _checked_fields(kind: str, given: dict[str, Any]) -> dict[str, Any]:
     return {name: given[name] for name in (*answer, "seconds", "muggins") if name in given}
 
 
-def _skills_upsert(db: Session) -> Any:
-    """``INSERT … ON CONFLICT DO UPDATE`` adding to a player's tallies (SQLite, PostgreSQL)."""
-    return _upsert_for(db.get_bind().dialect.name)
-
-
 @functools.cache
-def _upsert_for(dialect_name: str) -> Any:
+def _skills_upsert(dialect_name: str) -> Any:
+    """``INSERT … ON CONFLICT DO UPDATE`` adding to a player's tallies (SQLite, PostgreSQL)."""
     dialect = sqlite if dialect_name == "sqlite" else postgresql
     statement = dialect.insert(SKILLS)
     return statement.on_conflict_do_update(
@@ -402,7 +397,8 @@ def _upsert_for(dialect_name: str) -> Any:
     )
 
 
-def _categories(text: str) -> list[Category]:
+def parse_categories(text: str) -> list[Category]:
+    """The categories in a comma-separated column (``drills.categories``, ``answers.missed``)."""
     return [Category(c) for c in text.split(",") if c]
 
 
@@ -414,7 +410,8 @@ def rebuild_skills(db: Session, player_id: int) -> None:
         .where(ANSWERS.c.player_id == player_id)
     )
     totals = weak_spots.tally(
-        (_categories(present), _categories(missed), seconds) for present, missed, seconds in rows
+        (parse_categories(present), parse_categories(missed), seconds)
+        for present, missed, seconds in rows
     )
     db.connection().execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
     if totals:

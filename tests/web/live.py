@@ -12,7 +12,7 @@ from sqlalchemy import Engine, select
 
 from trainer import weak_spots
 from web.models import Answer, Drill, Skill
-from web.training import _categories
+from web.training import parse_categories
 
 
 @dataclass
@@ -94,7 +94,7 @@ def tally_mismatches(engine: Engine) -> dict[int, tuple[dict[str, Any], dict[str
     differ = {}
     for player_id in players:
         recount = weak_spots.tally(
-            (_categories(present), _categories(missed), seconds)
+            (parse_categories(present), parse_categories(missed), seconds)
             for pid, present, missed, seconds in rows
             if pid == player_id
         )

@@ -104,7 +104,7 @@ def test_score_takes_ranks_alone(client: FlaskClient) -> None:
         ({"cards": "5H 5D 5C JS"}, "got 4"),
         ({"cards": ["5H", "5D", "5C", "JS", "5S"]}, "'cards' as typed"),
         ({"cards": "5H 5D 5C JS", "starter": 5}, "'cards' as typed"),
-        ({"cards": "5H 5D 5C JS 5S", "hand": ["5H"], "starter": "5S"}, "not both"),
+        ({"cards": "5H 5D 5C JS 5S", "hand": ["5H"], "starter": "5S"}, "'cards' as typed"),
     ],
 )
 def test_score_bad_input(client: FlaskClient, body: Any, message: str) -> None:
