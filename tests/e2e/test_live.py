@@ -9,12 +9,17 @@ of a :mod:`vision.synth.table` scene (:mod:`tests.e2e.video`), read by the real 
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import re
+import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 
@@ -24,6 +29,7 @@ from tests.e2e.video import still_then_pan, table_scene, write_y4m
 from trainer import score_show
 from trainer.table import Role
 from vision.synth.table import TableScene
+from web import limits
 
 READ_SECONDS = 20
 """Seconds within which the page must name every card and total (the first frame also loads
@@ -263,3 +269,46 @@ def test_two_live_clients_and_a_drill_player(
     for context, problems in contexts:
         context.close()
         assert problems == []
+
+
+SERVER_WORKERS = 2
+"""Worker processes of the ``server`` fixture, each serving 4 requests at once."""
+
+
+def post_frame(url: str, frame: bytes, start: threading.Barrier) -> tuple[int, str | None]:
+    """Post one JPEG camera frame to ``/api/read`` as the live page does, once every poster is
+    ready; the answer's status and ``Retry-After``."""
+    boundary = "frame-boundary"
+    body = b"".join(
+        [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
+            'filename="frame.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'.encode(),
+            frame,
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+    )
+    request = urllib.request.Request(
+        f"{url}/api/read",
+        data=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    start.wait(timeout=10)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            return reply.status, reply.headers.get("Retry-After")
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.headers.get("Retry-After")
+
+
+def test_frames_beyond_the_cap_are_refused_busy(server: str, scene: TableScene) -> None:
+    """More camera frames at once than the server reads at once (its workers times
+    ``READS_AT_ONCE``): the frames beyond are answered 503 with ``Retry-After``, the rest read."""
+    frame = cv2.imencode(".jpg", scene.image)[1].tobytes()
+    sent = 4 * SERVER_WORKERS
+    assert sent > SERVER_WORKERS * limits.READS_AT_ONCE
+    start = threading.Barrier(sent)
+    with concurrent.futures.ThreadPoolExecutor(sent) as pool:
+        answers = list(pool.map(lambda _: post_frame(server, frame, start), range(sent)))
+    statuses = sorted(status for status, _ in answers)
+    assert set(statuses) == {200, 503}, statuses
+    assert all(wait == str(limits.BUSY_RETRY_AFTER) for status, wait in answers if status == 503)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import io
+import os
 import subprocess
 import sys
 import threading
@@ -350,3 +351,25 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         assert [future.result().status_code for future in held] == [503] * len(held)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "error" in busy.json and seconds < 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread has its own priority on Linux only")
+def test_reads_run_below_the_other_requests_priority(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read runs on the reading thread, READ_NICENESS below the requests' priority, in the
+    request's context; the thread serving requests keeps its own."""
+    import vision.reader
+
+    seen: dict[str, Any] = {}
+
+    def read(data: bytes) -> Any:
+        seen["niceness"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        seen["data"] = data
+        raise OSError("no model here")
+
+    monkeypatch.setattr(vision.reader, "read_image_bytes", read)
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert read_photo(app.test_client()).status_code == 503
+    assert seen == {"niceness": min(own + limits.READ_NICENESS, 19), "data": b"not really a photo"}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
