@@ -5,6 +5,8 @@ The pages run under ``script-src 'self'`` and ``style-src 'self'``: their script
 ``style.css`` (scripts set styles through the DOM, which the policy allows). Photos are shown
 from ``blob:`` URLs; the charts are inline SVG. No page may be framed (clickjacking), no
 response is sniffed into another type, and only this site sees the address a visitor came from.
+Behind nginx, ``deploy/nginx.conf`` sends these values in their place on every answer, its own
+and gunicorn's error pages included (``tests/deploy`` checks that they agree).
 """
 
 from __future__ import annotations

@@ -68,22 +68,21 @@ def score() -> tuple[str, int]:
     starter = request.args.get("starter", "")
     crib = checked(request.args, "crib")
     context: dict[str, Any] = {"cards": cards, "starter": starter, "crib": crib}
-    status = 200
+    status, turned = 200, None
     try:
         rules = get_rules(request.args.get("rules", SIX_CARD.name))
-        if cards.strip():  # a breakdown, or for ranks alone what is certain and what may be
+        if cards.strip():
             scored = score_typed(
                 cards, starter, crib=crib, rules=rules, starter_place="in the starter box"
             )
-            context["breakdown" if isinstance(scored, Breakdown) else "ranks"] = scored
+            if isinstance(scored, Breakdown):
+                context |= {"breakdown": scored, "kinds": _kinds_in_order(scored.items)}
+                turned = scored.starter.rank
+            else:  # ranks alone: what is certain, and what suits could add
+                context["ranks"], turned = scored, scored.starter_rank
     except CribbageError as error:
         rules = SIX_CARD
         context["error"], status = str(error), 400
-    if "breakdown" in context:
-        context["kinds"] = _kinds_in_order(context["breakdown"].items)
-    turned = context["breakdown"].starter.rank if "breakdown" in context else None
-    if "ranks" in context:
-        turned = context["ranks"].starter_rank
     context["heels_note"] = HEELS_NOTE if turned is Rank.JACK else ""
     page = render_template(
         "pages/score.html", rules=rules, rulesets=RULESETS, rule_text=RULE_TEXT, **context
