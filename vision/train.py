@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import time
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -155,9 +156,13 @@ def train_detector(
 def export_detector(weights: Path, imgsz: int, models_dir: Path = MODELS_DIR) -> Path:
     """Export detector weights to ONNX (fixed input ``imgsz``) and copy into ``models_dir``."""
     _yolo_env()
+    import torch
     from ultralytics import YOLO
 
-    onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17))
+    with warnings.catch_warnings():  # tracing the detection head's shape checks, as intended
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17)
+    onnx = Path(exported)
     models_dir.mkdir(parents=True, exist_ok=True)
     dst = models_dir / DET_ONNX
     shutil.copy(onnx, dst)
