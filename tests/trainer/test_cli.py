@@ -276,6 +276,7 @@ def test_stats_five_card_lists_only_possible_totals() -> None:
     assert dist.never and max(n for n, _ in listed) < 29
 
 
+@pytest.mark.slow
 def test_installed_console_script() -> None:
     """The ``crib`` entry point runs as a program and prints the stats JSON shape."""
     result = subprocess.run(

@@ -537,6 +537,7 @@ def test_score_typed_rejects(
     ),
     crib=st.booleans(),
 )
+@pytest.mark.slow
 def test_score_ranks_covers_every_suiting(ranks: list[Rank], crib: bool) -> None:
     """The certain total is the least over all suits, and every other total is listed."""
     assume(ranks[:4].count(Rank.JACK) < 4)  # four jacks: see test_score_ranks

@@ -47,6 +47,7 @@ def test_an_image_bomb_is_refused_before_decoding(bomb: object) -> None:
         decode_upload(data)
 
 
+@pytest.mark.slow
 def test_real_photos_are_far_below_the_ratio() -> None:
     """Card photos hold 1.4 to 6.6 pixels a byte; squeezed hard (WebP at quality 30) up to
     about 50: all are decoded."""

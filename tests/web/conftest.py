@@ -178,10 +178,12 @@ def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test that uses a database on every one of ``DATABASES``, or on SQLite alone
-    when it is marked ``any_database``."""
+    when it is marked ``any_database``; the PostgreSQL runs are ``slow`` (not in the fast lane)."""
     if "database" in metafunc.fixturenames:
         once = metafunc.definition.get_closest_marker("any_database") is not None
-        metafunc.parametrize("database", DATABASES[:1] if once else DATABASES)
+        slow = pytest.mark.slow  # the fast lane runs the web tests on SQLite alone
+        databases = [pytest.param(d, marks=slow) if d == "postgresql" else d for d in DATABASES]
+        metafunc.parametrize("database", databases[:1] if once else databases)
 
 
 def _skip_if_sqlite_only(request: pytest.FixtureRequest) -> None:

@@ -170,6 +170,7 @@ BAD_CHUNK = b"ZZ\r\n{}\r\n0\r\n\r\n"
 """A chunked body whose first chunk size is not hexadecimal."""
 
 
+@pytest.mark.slow
 def test_a_malformed_chunked_body_is_a_400(tmp_path: Path) -> None:
     """A body whose chunk size is ``ZZ`` (gunicorn's reader raises while a view reads it) is
     a 400 saying so, on a JSON route and a form route, and no traceback is logged."""

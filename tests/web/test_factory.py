@@ -85,6 +85,7 @@ def _start_together(path: Path, barrier: Any, keys: Any) -> None:
     keys.put(_persisted_secret(path))
 
 
+@pytest.mark.slow
 def test_servers_starting_together_agree_on_one_key(tmp_path: Path) -> None:
     """Four processes starting at once each get the same non-empty key (the file is never seen
     half-written), and the file is private (mode 600)."""

@@ -216,6 +216,7 @@ def _server_down(admin_engine: Engine, url: str) -> Iterator[None]:
             admin.exec_driver_sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
 
 
+@pytest.mark.slow
 def test_database_server_down_is_a_503_then_recovers(
     postgres_url: str, postgres_admin: Engine
 ) -> None:

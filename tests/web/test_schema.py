@@ -190,6 +190,7 @@ def run_crib(arguments: list[str], database_url: str) -> subprocess.CompletedPro
     )
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_database_behind_in_one_line(engine: Engine, database_url: str) -> None:
     """``crib serve`` on a database behind: exit status 2 and one line on stderr."""
     legacy_schema.metadata.create_all(engine)
@@ -234,6 +235,7 @@ def test_parallel_upgrades_of_a_new_database_all_succeed(database_url: str, tria
 @pytest.mark.parametrize(
     ("command", "name"), [(["serve", "--port", "1"], "serve"), (["db", "upgrade"], "db upgrade")]
 )
+@pytest.mark.slow
 def test_an_unreachable_database_is_one_line(command: list[str], name: str) -> None:
     """``crib serve`` and ``crib db upgrade`` with nothing listening at the database's address:
     exit status 2 and one line naming the problem, no traceback (and no password)."""

@@ -91,6 +91,7 @@ def _crib_serve(*arguments: str, tmp_path: Path) -> subprocess.CompletedProcess[
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "trainer.example"])
+@pytest.mark.slow
 def test_serve_refuses_to_face_the_network_without_a_proxy(host: str, tmp_path: Path) -> None:
     """Exposed directly, slow clients and floods reach the trainer's threads: ``crib serve``
     listens beyond loopback only when ``CRIB_TRUSTED_PROXIES`` says a proxy is in front."""
@@ -122,6 +123,7 @@ def test_which_hosts_are_loopback(host: str, loopback: bool) -> None:
     check_host(host, trusted_proxies=1)  # behind a proxy, anything goes
 
 
+@pytest.mark.slow
 def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
     """A second ``crib serve`` on a busy port says so and how to choose another, at once,
     instead of announcing itself and then logging gunicorn's retries for five seconds."""
