@@ -119,9 +119,16 @@ def _sign_in(player: Player) -> None:
     sessions.remember_device(player.username or "")
 
 
-# Each password hash holds a slot: a 503 when too many are running.
-_password_matches = limits.HASHING.held()(check_password_hash)
-_hashed = limits.HASHING.held()(generate_password_hash)
+def _password_matches(stored: str, password: str) -> bool:
+    """Whether ``password`` hashes to ``stored``; a 503 when too many hashes are running."""
+    with limits.HASHING.held():
+        return check_password_hash(stored, password)
+
+
+def _hashed(password: str) -> str:
+    """``password``, hashed to be stored; a 503 when too many hashes are running."""
+    with limits.HASHING.held():
+        return generate_password_hash(password)
 
 
 def _form_problem(username: str, password: str) -> str | None:

@@ -76,18 +76,19 @@ def _failed(response: Response) -> bool:
 
 @dataclasses.dataclass
 class PostLimit:
-    """At most ``rule`` (``"20 per minute;200 per hour"``) posts per ``key()`` in ``scope``.
+    """At most ``limit_value`` (``"20 per minute;200 per hour"``) posts per ``key_func()``.
 
-    Decorating a view marks it; :func:`init_app` puts the app's limiter around it. Limits of
+    Its fields are the arguments of Flask-Limiter's ``shared_limit``: decorating a view marks
+    it, and :func:`init_app` puts the app's limiter around it with them. Limits of
     one ``scope`` are counted together on every view they decorate. With ``deduct_when``, only
     the posts whose response it approves count, and a key at its limit is refused before the
     view runs; with ``exempt_when``, the posts it approves are not limited.
     """
 
-    rule: str
+    limit_value: str
     scope: str
-    message: str
-    key: Callable[[], str] = client_key
+    error_message: str
+    key_func: Callable[[], str] = client_key
     deduct_when: Callable[[Response], bool] | None = None
     exempt_when: Callable[[], bool] | None = None
 
@@ -133,14 +134,14 @@ TOO_MANY_GUESTS = (
 account_tries = PostLimit(ACCOUNT_TRIES_PER_CLIENT, "account", TOO_MANY_TRIES)
 """Decorates the account views: each post counts against the client."""
 registrations = PostLimit(
-    REGISTRATIONS_PER_NAME, "registration", TOO_MANY_NAME_TRIES, key=posted_username
+    REGISTRATIONS_PER_NAME, "registration", TOO_MANY_NAME_TRIES, key_func=posted_username
 )
 """Decorates the registration view: each post counts against the username."""
 failed_logins = PostLimit(
     FAILED_LOGINS_PER_NAME_AND_CLIENT,
     "failed-login",
     TOO_MANY_NAME_TRIES,
-    key=lambda: f"{posted_username()}|{client_key()}",
+    key_func=lambda: f"{posted_username()}|{client_key()}",
     deduct_when=_failed,
     exempt_when=_known_browser,
 )
@@ -150,7 +151,7 @@ site_failed_logins = PostLimit(
     FAILED_LOGINS_SITE_WIDE,
     "failed-login-site",
     "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
-    key=lambda: "everyone",
+    key_func=lambda: "everyone",
     deduct_when=_failed,
     exempt_when=_known_browser,
 )
@@ -264,11 +265,8 @@ def init_app(app: Flask) -> None:
         limits.errors.ConfigurationError: the storage setting names none the trainer can use.
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
-    app.config.setdefault("RATELIMIT_ENABLED", True)
-    app.config["RATELIMIT_ENABLED"] = str(app.config["RATELIMIT_ENABLED"]).lower() not in (
-        "false",
-        "0",
-    )
+    enabled = str(app.config.get("RATELIMIT_ENABLED", True)).lower() not in ("false", "0")
+    app.config["RATELIMIT_ENABLED"] = enabled
     uri = app.config["RATELIMIT_STORAGE_URI"]
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
@@ -284,13 +282,5 @@ def init_app(app: Flask) -> None:
     for endpoint, view in app.view_functions.items():
         limited: Callable[..., Any] = view
         for limit in vars(view).get("post_limits", ()):
-            limited = limiter.shared_limit(
-                limit.rule,
-                limit.scope,
-                key_func=limit.key,
-                methods=["POST"],
-                error_message=limit.message,
-                deduct_when=limit.deduct_when,
-                exempt_when=limit.exempt_when,
-            )(limited)
+            limited = limiter.shared_limit(**vars(limit), methods=["POST"])(limited)
         app.view_functions[endpoint] = limited

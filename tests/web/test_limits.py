@@ -90,7 +90,7 @@ def test_failed_logins_have_a_site_wide_budget(
     except from a browser that logged in to the account before."""
     auth.register()
     auth.logout()
-    monkeypatch.setattr(limits.site_failed_logins, "rule", "5 per minute")
+    monkeypatch.setattr(limits.site_failed_logins, "limit_value", "5 per minute")
     budget_app = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": app.config["DATABASE_URL"]}
     )
@@ -310,7 +310,7 @@ def read_photo(client: FlaskClient, address: str = "10.7.0.1") -> TestResponse:
 def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Photos and camera frames count against one limit per client (here 3 a minute): past
     it a 429 with Retry-After, as JSON; another client reads on."""
-    monkeypatch.setattr(limits.reads_per_client, "rule", "3 per minute")
+    monkeypatch.setattr(limits.reads_per_client, "limit_value", "3 per minute")
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url})
     try:
         camera = app.test_client()
