@@ -23,6 +23,8 @@ FLUSH = ["2H", "4H", "6H", "8H"]
 """A flush of four: 4 more in a hand than in the crib (with a starter of another suit)."""
 OTHER = ["AC", "2C", "3C", "4D"]
 
+pytestmark = pytest.mark.any_database  # reading a photo stores nothing (its limits: test_limits)
+
 
 @dataclasses.dataclass
 class FakeCard:
