@@ -1,12 +1,16 @@
 """Show mode on synthetic tables: groups found exactly, every score exact, and reading speed.
 
-For each number of players, ``--tables`` table scenes (vision.synth.table, seeded) are read by
-the real reader, grouped (vision.grouping) and scored (trainer.table); a table counts as
-"groups exact" when every group has the right role and cards with no question left, and
-"scores exact" when each hand's and the crib's score equals the score of the true groups; the
-rest either ask the player a question (which card is the starter? which group is the crib? or
-sort the cards) or are wrong with no question asked (the figure that must stay near zero).
-Faces come from the local face cache (``python -m vision.synth.faces``).
+For each number of players, ``--tables`` table scenes (vision.synth.table, seeded, in every
+layout players use: vision.synth.table.LAYOUTS) are read by the real reader, grouped
+(vision.grouping) and scored (trainer.table). A table is "exact" when every group has the right
+role and cards with no question asked; "exact once the crib is named" when it is, after the
+player answers "which group is the crib?" with a card of it (``crib read --show --crib-card``;
+the crib lies beside the dealer, so it is mostly asked); "scores exact" when each hand's and the
+crib's score is then that of the true groups. The rest ask the player another question (which
+card is the starter? or sort the cards) or are wrong with no question asked (the figure that
+must stay at zero; a crib taken wrongly before it was named counts). The figures are given per
+player count and per layout. Faces come from the local face cache
+(``python -m vision.synth.faces``).
 
 ``--cache DIR`` keeps each table's reading in DIR (one JSON file a table), so that a change to
 grouping is re-scored in seconds without reading the photos again (the card bodies,
@@ -32,12 +36,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.table import Group, score_table
+from trainer.table import Group, Role, TableShow, score_table
 from vision.bodies import with_bodies
-from vision.grouping import group_cards, table_rules
+from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard, Reading, load_reader
 from vision.synth.faces import load_decks
-from vision.synth.table import RULES_BY_PLAYERS, TableScene, make_table
+from vision.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
 
 SERIES = 9
 """The first number of the benchmark tables' seeds (the tests use 5)."""
@@ -84,32 +88,104 @@ def read_table(scene: TableScene, cache: Path | None, timings: Timings) -> Readi
     return reading
 
 
-def judge(scene: TableScene, reading: Reading, timings: Timings) -> tuple[bool, bool, str]:
-    """Group and score one table's reading; (groups exact, scores exact, what went wrong)."""
+@dataclasses.dataclass
+class Tally:
+    """How the tables of one player count or one layout came out."""
+
+    tables: int = 0
+    exact: int = 0
+    """Every group found exactly with no question asked."""
+    named: int = 0
+    """Every group exact once the player named the crib, where the crib was asked."""
+    scored: int = 0
+    """Every hand's and the crib's score exact once the crib was named."""
+    wrong: int = 0
+    """Grouped wrong with no question asked (before or after naming the crib)."""
+    misread: int = 0
+    """A card misread and no question asked."""
+    questions: Counter[str] = dataclasses.field(default_factory=Counter)
+    """Questions still open once the crib was named, by kind."""
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one table."""
+        self.tables += 1
+        self.exact += outcome.exact
+        self.named += outcome.named
+        self.scored += outcome.scored
+        self.wrong += outcome.problem == "wrong groups"
+        self.misread += outcome.problem == "wrong cards"
+        if outcome.problem and not outcome.problem.startswith("wrong"):
+            self.questions[outcome.problem] += 1
+
+    def line(self) -> str:
+        """The tally in a line."""
+        n = self.tables
+        asked = ", ".join(f"{kind} {count}" for kind, count in sorted(self.questions.items()))
+        return (
+            f"exact {self.exact}/{n} ({100 * self.exact / n:.0f} %), "
+            f"once the crib is named {self.named}/{n} ({100 * self.named / n:.0f} %), "
+            f"scores exact {self.scored}/{n}; unasked: grouped wrong {self.wrong}, "
+            f"a card misread {self.misread}; questions left: {asked or 'none'}"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """One table: found exactly (no question), exact once the crib is named, scores exact,
+    and what went wrong (a question's kind, "wrong groups" or "wrong cards"; "" when exact)."""
+
+    exact: bool
+    named: bool
+    scored: bool
+    problem: str
+
+
+def _found(layout: Layout, reading: Reading) -> list[tuple[str, list[str]]]:
+    return sorted(
+        (g.role.value if g.role else "?", sorted(reading.cards[i].card for i in g.cards))
+        for g in layout.groups
+    )
+
+
+def _problem(layout: Layout, reading: Reading, truth: list[tuple[str, list[str]]]) -> str:
+    """The question's kind, "wrong groups" or "wrong cards" (unasked), or "" when exact."""
+    found = _found(layout, reading)
+    if layout.question is not None:
+        return layout.question.kind
+    if found == truth:
+        return ""
+    codes = sorted(c for _, cards in found for c in cards)
+    misread = codes != sorted(c for _, cards in truth for c in cards)
+    return "wrong cards" if misread else "wrong groups"
+
+
+def judge(scene: TableScene, reading: Reading, timings: Timings) -> Outcome:
+    """Group one table's reading, name its crib when asked (``--crib-card``), and score it."""
     certain = sum(not c.uncertain for c in reading.cards)
     t0 = time.perf_counter()
     layout = group_cards(reading.cards, table_rules(certain), set_apart=reading.starter_index)
     timings.grouping.append(time.perf_counter() - t0)
     truth = sorted((role.value, sorted(cards)) for role, cards in scene.groups)
-    found = sorted(
-        (g.role.value if g.role else "?", sorted(reading.cards[i].card for i in g.cards))
-        for g in layout.groups
-    )
-    if found != truth or layout.question is not None:
-        codes = sorted(c for _, cards in found for c in cards)
-        misread = codes != sorted(c for _, cards in truth for c in cards)
-        why = "wrong cards" if misread else "wrong groups"
-        why = layout.question.kind if layout.question else why
-        return False, False, f"{why}: read {len(reading.cards)} cards"
+    first = _problem(layout, reading, truth)
+    crib = next(cards for role, cards in scene.groups if role is Role.CRIB)
+    named = [c.card for c in reading.cards if c.card in crib and not c.uncertain]
+    if first == "crib" and named:
+        layout = mark_crib(layout, reading.cards, named[0])
+    problem = _problem(layout, reading, truth)
+    if first.startswith("wrong"):
+        problem = first
+    if problem:
+        return Outcome(False, False, False, problem)
     expected = score_table([Group.of(r, c) for r, c in scene.groups], rules=scene.rules)
-    got = score_table([Group.of(r, c) for r, c in found], rules=layout.rules)
-    totals = sorted(
-        (g.role.value, s.total) for g, s in zip(expected.groups, expected.scores, strict=True) if s
+    found = _found(layout, reading)
+    got = score_table([Group.of(Role(r), c) for r, c in found], rules=layout.rules)
+    return Outcome(not first, True, _totals(expected) == _totals(got), "")
+
+
+def _totals(table: TableShow) -> list[tuple[str, int]]:
+    return sorted(
+        (g.role.value, s.total) for g, s in zip(table.groups, table.scores, strict=True) if s
     )
-    again = sorted(
-        (g.role.value, s.total) for g, s in zip(got.groups, got.scores, strict=True) if s
-    )
-    return True, totals == again, ""
 
 
 def main() -> None:
@@ -128,33 +204,25 @@ def main() -> None:
     if a.cache is not None:
         a.cache.mkdir(parents=True, exist_ok=True)
     timings = Timings()
+    by_layout: dict[str, Tally] = {layout: Tally() for layout in LAYOUTS}
     for players, rules in RULES_BY_PLAYERS.items():
-        groups_ok = scores_ok = wrong = misread = 0
-        questions: Counter[str] = Counter()
+        tally = Tally()
         for seed in range(a.tables):
             scene = make_table(
                 np.random.default_rng([a.series, players, seed]), decks, rules, effects=a.effects
             )
             name = f"{a.series}-{players}-{seed}{'-effects' if a.effects else ''}.json"
             reading = read_table(scene, a.cache and a.cache / name, timings)
-            g, s, why = judge(scene, reading, timings)
-            groups_ok, scores_ok = groups_ok + g, scores_ok + s
-            wrong += why.startswith("wrong groups")
-            misread += why.startswith("wrong cards")
-            if why and not why.startswith("wrong"):
-                questions[why.split(":")[0]] += 1
-            if why and a.verbose:
-                print(f"  {rules.name} seed {seed}: {why}")
-        n = a.tables
+            outcome = judge(scene, reading, timings)
+            tally.add(outcome)
+            by_layout[scene.layout].add(outcome)
+            if outcome.problem and a.verbose:
+                print(f"  {rules.name} seed {seed} ({scene.layout}): {outcome.problem}")
         cards = rules.players * rules.hand_size + rules.crib_size + 1
-        asked = ", ".join(f"{kind} {count}" for kind, count in sorted(questions.items()))
-        print(
-            f"{players} players ({rules.name}, {cards} cards): "
-            f"groups exact {groups_ok}/{n} ({100 * groups_ok / n:.0f} %), "
-            f"scores exact {scores_ok}/{n} ({100 * scores_ok / n:.0f} %), "
-            f"unasked: grouped wrong {wrong}/{n}, a card misread {misread}/{n}; "
-            f"questions: {asked or 'none'}"
-        )
+        print(f"{players} players ({rules.name}, {cards} cards): {tally.line()}")
+    for layout, tally in by_layout.items():
+        if tally.tables:
+            print(f"{layout}: {tally.line()}")
     if timings.reading:
         print(
             f"reader: median {1000 * statistics.median(timings.reading):.0f} ms, "
