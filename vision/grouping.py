@@ -5,8 +5,10 @@ the starter (13 cards for two players, 17 for three, 21 for four; 11 in five-car
 just one hand and its starter (5), or the hand alone (4). The cards are joined into groups by
 their closeness (the longest links of the minimum spanning tree of their positions are cut,
 as many as the groups the table holds; cards whose faces overlap on the photo count as closer,
-:data:`TOUCHING`) and the groups' sizes must be the table's. The starter is
-the lone card; among groups of the crib's size, the crib is the one nearest the starter.
+:data:`TOUCHING`; two cards each read at opposite corners lie as far apart as the gap between
+their edges, so that hands of separate cards in a row split at the gaps between them) and the
+groups' sizes must be the table's. The starter is the lone card; among groups of the crib's
+size, the crib is the one against the starter, if any (players lay it beside the dealer).
 
 Nothing is guessed: when the starter is not clearly set apart, or no group is clearly nearest
 the starter, the layout carries the smallest :class:`Question` that settles it (which card is
@@ -35,10 +37,20 @@ CLEAR_GAP = 1.25
 STARTER_GAP = 1.6
 """The starter is set apart when it is this many times farther from the nearest group than
 that group's cards are from each other (as the reader's own starter rule asks)."""
+WHOLE_STARTER_GAP = 1.3
+"""The same for a starter and the card nearest it both read whole, their gap measured between
+their edges (:func:`_distances`): a hand of separate cards up to half a card apart, and the
+starter a card's width beyond it, are 1.67 apart at the least."""
 DOUBTFUL = 0.8
 """Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
+AGAINST_STARTER = 2.5
+"""The crib is taken to be the group nearest the starter only within this many index sizes of
+it (against the deck). On synthetic tables whose crib lies beside the dealer or the deck, and
+the deck beside any group, a hand was clearly nearest the starter from 3.2 index sizes on, as
+often as the crib was, on the cards' true positions (series 21 and 31), and at 2.9 on a
+reading."""
 LEFT_OUT_REACH = 6.0
 """A reading left out within this many index sizes of the starter may be the other corner of it
 or of a crib card (a card's diagonal is about 5-6 index heights). 6 was chosen on synthetic
@@ -48,6 +60,20 @@ TOUCHING = 0.5
 """Cards that lie on one stretch of card face (they overlap or touch: a fan, a row; see
 :mod:`vision.bodies`) count as this many times as far apart as their indices are (0.35 did no
 better on the synthetic tables of series 11, 1.0 is the indices alone)."""
+
+WHOLE_APART = 2.5
+"""A card's corners read this many index sizes apart (or more) are opposite corners: the
+card lies whole on the photo (opposite indices lie about 4.5 index heights apart)."""
+INDEX_DIAGONAL = float(np.arctan2(237, 174))
+"""The angle from a card's width to the line between its opposite corner indices' middles
+(measured on the synthetic decks' faces)."""
+CARD_OVER_INDICES = np.array([1.2, 1.35])
+"""A card's width and height over those between its opposite indices' middles (1.24 and 1.42
+on the synthetic decks' faces; a little less, so that touching cards do not seem to overlap)."""
+WHOLE_OFFSET = 0.25
+"""Two cards read whole lie their edges' gap plus this many card widths apart (chosen on the
+cards' true positions of synthetic tables, series 21: 0.5 asked to sort the cards of more
+tables of separate cards, 0 took a hand for the crib, unasked, on three)."""
 
 _BY_PLAYERS = {2: SIX_CARD, 3: THREE_HAND, 4: FOUR_HAND}
 _BY_TABLE_SIZE = {
@@ -160,10 +186,14 @@ def _plans(count: int, rules: RuleSet, *, starter: bool) -> list[tuple[int, int,
 def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
     """How far apart each two cards lie.
 
-    Halfway between the distance of their positions and that of their nearest corners read:
-    the last card of a row, read at both corners, lies as near its neighbour as the row's
-    other cards do, though its centre is half a card beyond. Cards on one body count as
-    :data:`TOUCHING` times that.
+    Two cards each read whole (:func:`_outlines`) lie as far apart as the gap between their
+    edges, plus :data:`WHOLE_OFFSET` of a card's width: side by side, a hand's cards are
+    closer than a card's width while the next hand is a card's width away or more, though
+    their centres differ by little more than a width either way. Other cards: halfway between
+    the distance of their positions and that of their nearest corners read (the last card of
+    a row, read at both corners, lies as near its neighbour as the row's other cards do,
+    though its centre is half a card beyond). Cards on one body count as :data:`TOUCHING`
+    times that.
     """
     if not cards:
         return np.zeros((0, 0))
@@ -175,10 +205,69 @@ def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
     apart = np.linalg.norm(middles[:, None] - middles[None], axis=2).reshape(-1, len(middles))
     apart = np.minimum.reduceat(np.minimum.reduceat(apart, starts, axis=0), starts, axis=1)
     dist = (centres + apart.reshape(centres.shape)) / 2
+    whole, gaps, widths = _outlines(cards)
+    both = whole[:, None] & whole[None]
+    offset = WHOLE_OFFSET * (widths[:, None] + widths[None]) / 2
+    dist = np.where(both, gaps + offset, dist)
     bodies = np.array([-1 if c.body is None else c.body for c in cards])
     touching = (bodies[:, None] == bodies[None]) & (bodies[:, None] >= 0)
     shortened: np.ndarray = np.where(touching, TOUCHING * dist, dist)
     return shortened
+
+
+def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which cards are read whole, the gaps between their edges, and their widths.
+
+    A card read at opposite corners (:func:`_opposite_corners`) lies whole on the photo: its
+    outline is the rectangle around them (:data:`CARD_OVER_INDICES`) centred between them,
+    turned as their diagonal says (of the two ways a four-corner deck allows, the nearer).
+
+    Returns:
+        Whether each card is whole; the gap between each two whole cards' edges along the
+        line between their centres (0 where they overlap; unset for the others); each whole
+        card's width (0 for the others).
+    """
+    n = len(cards)
+    whole = np.zeros(n, bool)
+    centres = np.zeros((n, 2))
+    axes = np.zeros((n, 2, 2, 2))  # card, way it may be turned, its width and height axes
+    half = np.zeros((n, 2))
+    for k, card in enumerate(cards):
+        opposite = _opposite_corners(card)
+        if opposite is None:
+            continue
+        whole[k] = True
+        centres[k] = (opposite[0] + opposite[1]) / 2
+        apart = float(np.linalg.norm(opposite[1] - opposite[0]))
+        dx, dy = (opposite[1] - opposite[0]) / apart
+        for way, turn in enumerate((-INDEX_DIAGONAL, INDEX_DIAGONAL)):
+            cos, sin = np.cos(turn), np.sin(turn)
+            along = np.array([dx * cos - dy * sin, dx * sin + dy * cos])
+            axes[k, way] = (along, (-along[1], along[0]))
+        diagonal = apart * np.array([np.cos(INDEX_DIAGONAL), np.sin(INDEX_DIAGONAL)])
+        half[k] = diagonal * CARD_OVER_INDICES / 2
+    between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    towards = (centres[None] - centres[:, None]) / np.maximum(between, 1e-9)[..., None]
+    reach = np.full((n, n), np.inf)
+    for way in range(2):
+        on_axes = np.abs(np.einsum("ijc,iac->ija", towards, axes[:, way]))
+        reach = np.minimum(reach, np.einsum("ija,ia->ij", on_axes, half))
+    gaps = np.maximum(between - reach - reach.T, 0.0)
+    return whole, gaps, 2 * half[:, 0]
+
+
+def _opposite_corners(card: DetectedCard) -> tuple[np.ndarray, np.ndarray] | None:
+    """The middles of two corners of ``card`` read at opposite corners, or None.
+
+    The two corners read farthest apart, when :data:`WHOLE_APART` index sizes apart or more.
+    """
+    if len(card.corners) < 2:
+        return None
+    middles = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in card.corners])
+    apart = np.linalg.norm(middles[:, None] - middles[None], axis=2)
+    i, j = np.unravel_index(int(np.argmax(apart)), apart.shape)
+    size = max(max(b[2] - b[0], b[3] - b[1]) for b in card.corners)
+    return (middles[i], middles[j]) if apart[i, j] >= WHOLE_APART * size else None
 
 
 def _spanning_tree(dist: np.ndarray) -> list[tuple[float, int, int]]:
@@ -372,7 +461,7 @@ def _place(
     starter = lone[0] if len(lone) == 1 else None
     if starters and starter is None:  # a hand or crib of one card (never in the rule sets)
         return None
-    if starter is not None and not _set_apart(dist, starter[0], groups):
+    if starter is not None and not _set_apart(cards, dist, starter[0], groups):
         if cribs and hands:
             return _crib_beside_starter(cards, dist, members, hands, rules)
         if count == 2:
@@ -383,7 +472,7 @@ def _place(
     if cribs and rules.crib_size != rules.hand_size:
         roles = [Role.CRIB if len(g) == rules.crib_size else Role.HAND for g in rest]
     elif cribs or (crib and len(rest) == 1):
-        roles, question = _crib_roles(dist, rest, starter)
+        roles, question = _crib_roles(cards, dist, rest, starter)
     result = [CardGroup(r, tuple(g), _box(cards, g)) for r, g in zip(roles, rest, strict=True)]
     order = {Role.HAND: 0, None: 0, Role.CRIB: 1}
     result.sort(key=lambda g: order[g.role])
@@ -415,7 +504,8 @@ def _crib_beside_starter(
     lone = [both[p[0]] for p in inner if len(p) == 1]
     crib_part = [[i for i in both if i not in lone]]
     apart = None
-    if sorted(map(len, inner)) == [1, rules.crib_size] and _set_apart(dist, lone[0], crib_part):
+    alone = sorted(map(len, inner)) == [1, rules.crib_size]
+    if alone and _set_apart(cards, dist, lone[0], crib_part):
         apart = both.index(lone[0])
     if apart is None:
         question = Question(
@@ -433,12 +523,15 @@ def _crib_beside_starter(
     return Layout(tuple(result), rules)
 
 
-def _set_apart(dist: np.ndarray, starter: int, groups: list[list[int]]) -> bool:
+def _set_apart(
+    cards: Sequence[DetectedCard], dist: np.ndarray, starter: int, groups: list[list[int]]
+) -> bool:
     """Whether ``starter`` lies clearly apart from the group nearest it.
 
     Its distance to that group must be :data:`STARTER_GAP` times the longest link inside the
-    group: a starter in line with a row of cards, as far from it as they are from each other,
-    is not set apart.
+    group (:data:`WHOLE_STARTER_GAP` when it and its nearest card there are read whole): a
+    starter in line with a row of cards, as far from it as they are from each other, is not
+    set apart.
     """
     others = [g for g in groups if starter not in g]
     distance, nearest = min((float(dist[starter, g].min()), k) for k, g in enumerate(others))
@@ -446,21 +539,31 @@ def _set_apart(dist: np.ndarray, starter: int, groups: list[list[int]]) -> bool:
     if len(group) < 2:
         return True
     longest = max(length for length, _, _ in _spanning_tree(dist[np.ix_(group, group)]))
-    return distance >= STARTER_GAP * longest
+    beside = group[int(np.argmin(dist[starter, group]))]
+    whole = all(_opposite_corners(cards[i]) is not None for i in (starter, beside))
+    return distance >= (WHOLE_STARTER_GAP if whole else STARTER_GAP) * longest
 
 
 def _crib_roles(
+    cards: Sequence[DetectedCard],
     dist: np.ndarray,
     groups: list[list[int]],
     starter: list[int] | None,
 ) -> tuple[list[Role | None], Question | None]:
-    """Roles of same-size groups, one of them the crib: the one clearly nearest the starter."""
+    """Roles of same-size groups, one of them the crib: the one against the starter.
+
+    The crib lies beside the dealer, and the deck beside anyone: only a group clearly nearest
+    the starter and within :data:`AGAINST_STARTER` index sizes of it is taken for the crib;
+    otherwise the player is asked.
+    """
     if len(groups) == 1:
         return [Role.CRIB], None
     if starter is not None:
         far = [float(dist[starter[0], g].min()) for g in groups]
         order = np.argsort(far)
-        if far[order[0]] < CLEARLY_NEAREST * far[order[1]]:
+        x1, y1, x2, y2 = cards[starter[0]].box
+        against = far[order[0]] <= AGAINST_STARTER * max(x2 - x1, y2 - y1)
+        if against and far[order[0]] < CLEARLY_NEAREST * far[order[1]]:
             return [Role.CRIB if k == order[0] else Role.HAND for k in range(len(groups))], None
     question = Question("crib", "Which group is the crib?")
     return [None] * len(groups), question

@@ -57,7 +57,7 @@ def expected(roles: list[str], groups: list[list[str]]) -> list[tuple[str, list[
     [
         (
             SIX_CARD,
-            [fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]],
+            [fan(100, 100, 4), fan(100, 700, 4), fan(450, 420, 4), [(400, 400)]],
             ["hand", "hand", "crib", "starter"],
         ),
         (
@@ -67,7 +67,7 @@ def expected(roles: list[str], groups: list[list[str]]) -> list[tuple[str, list[
         ),
         (
             THREE_HAND,
-            [fan(100, 100, 4), fan(100, 700, 4), fan(700, 100, 4), fan(480, 420, 4), [(400, 400)]],
+            [fan(100, 100, 4), fan(100, 700, 4), fan(700, 100, 4), fan(450, 420, 4), [(400, 400)]],
             ["hand", "hand", "hand", "crib", "starter"],
         ),
         (
@@ -77,7 +77,7 @@ def expected(roles: list[str], groups: list[list[str]]) -> list[tuple[str, list[
                 fan(100, 700, 4),
                 fan(700, 100, 4),
                 fan(700, 700, 4),
-                fan(480, 420, 4),
+                fan(450, 420, 4),
                 [(400, 400)],
             ],
             ["hand", "hand", "hand", "hand", "crib", "starter"],
@@ -95,6 +95,63 @@ def test_a_whole_table_is_grouped(
     assert layout.question is None
     assert found(layout, cards) == expected(roles, groups)
     assert [g.role for g in layout.groups][-1] is Role.STARTER
+
+
+def test_a_group_a_card_away_from_the_starter_is_not_taken_for_the_crib() -> None:
+    """Players lay the crib beside the dealer and the deck beside anyone: the group nearest the
+    starter, a card's width from it, may be a hand, so the crib is asked (every group's role
+    open) rather than guessed; against the starter, it is the crib."""
+    spots = [fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]]
+    cards, _ = table(spots)
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "crib"
+    assert [g.role for g in layout.groups] == [None, None, None, Role.STARTER]
+    against, groups = table([*spots[:2], fan(450, 420, 4), spots[3]])
+    found_crib = group_cards(against, SIX_CARD)
+    assert found_crib.question is None
+    assert found(found_crib, against) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
+def laid(x: float, y: float, n: int, gap: float) -> list[tuple[float, float, float, float]]:
+    """Centres (x, y) of ``n`` separate cards in a row from (x, y), ``gap`` px between their
+    edges, each card 100 x 150 px read at both corners; with the width and height."""
+    return [(x + (100 + gap) * k, y, 100.0, 150.0) for k in range(n)]
+
+
+def whole(code: str, x: float, y: float, width: float, height: float) -> DetectedCard:
+    """A card lying whole at (x, y), read at its top-left and bottom-right indices (20 x 30)."""
+    dx, dy = 0.4 * width, 0.35 * height  # from the centre to an index's middle
+    corners = (
+        (x - dx - 10, y - dy - 15, x - dx + 10, y - dy + 15),
+        (x + dx - 10, y + dy - 15, x + dx + 10, y + dy + 15),
+    )
+    return DetectedCard(code, 0.97, corners[0], corners=corners)
+
+
+def test_hands_of_separate_cards_in_a_row_are_split_by_their_gaps() -> None:
+    """The layout players use: each hand as separate cards in a row with gaps up to half a
+    card, the hands a card's width or more apart, the crib in the next row and the starter a
+    card beyond it. The gaps between the cards' edges split them: two hands, the crib (asked,
+    then named) and the starter, where all 13 made one group ("do not make hands of 4")."""
+    rows = [
+        laid(100, 200, 4, 45),  # a hand, gaps under half a card
+        laid(735, 200, 4, 30),  # the other, a card's width beyond
+        laid(100, 430, 4, 30),  # the crib, in the next row
+        [(690, 430, 100.0, 150.0)],  # the starter, a card's width beyond it
+    ]
+    codes = iter(CODES)
+    groups = [[next(codes) for _ in row] for row in rows]
+    cards = [
+        whole(code, *at)
+        for codes_of, row in zip(groups, rows, strict=True)
+        for code, at in zip(codes_of, row, strict=True)
+    ]
+    layout = group_cards(cards, table_rules(len(cards)))
+    assert layout.question is not None and layout.question.kind == "crib"
+    assert found(layout, cards) == expected(["?", "?", "?", "starter"], groups)
+    named = mark_crib(layout, cards, groups[2][0])
+    assert named.question is None
+    assert found(named, cards) == expected(["hand", "hand", "crib", "starter"], groups)
 
 
 def test_crib_equally_near_the_starter_is_asked() -> None:
@@ -151,7 +208,7 @@ def test_typed_starter() -> None:
 
 def test_an_uncertain_spurious_card_is_left_out() -> None:
     """A 14th reading, uncertain (brand print, say): the table is grouped without it."""
-    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]])
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(450, 420, 4), [(400, 400)]])
     cards.append(card("AC", 900, 900, uncertain=True))
     layout = group_cards(cards, table_rules(len(cards) - 1))
     assert layout.left_out == (13,)
@@ -180,7 +237,7 @@ def test_table_rules() -> None:
 def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
     """A 14th reading taken as certain but doubtful (0.6) is left out to make the table; a
     sure one (0.97) is not dropped on a guess."""
-    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(400, 400)]])
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(450, 420, 4), [(400, 400)]])
     stray = DetectedCard("AC", 0.6, (890, 885, 910, 915))
     layout = group_cards([*cards, stray], SIX_CARD)
     assert layout.left_out == (13,) and layout.question is None
@@ -193,13 +250,13 @@ def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
     """The starter so close to the crib that no gap cuts them apart: the crib and starter make
     one group of five; the card set apart in it is the starter, else the question names
     those five cards only."""
-    row = [(430 + 60 * k, 420) for k in range(4)]
-    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(630, 470)]])
+    row = [(430 + 40 * k, 420) for k in range(4)]
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(590, 445)]])
     layout = group_cards(cards, SIX_CARD)
     assert layout.question is not None and layout.question.kind == "starter"
     assert sorted(layout.question.choices) == [8, 9, 10, 11, 12]
     assert [g.role for g in layout.groups] == [Role.HAND, Role.HAND, Role.CRIB]
-    apart, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(560, 640)]])
+    apart, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(560, 490)]])
     layout = group_cards(apart, SIX_CARD)
     assert layout.question is None
     assert found(layout, apart) == expected(["hand", "hand", "crib", "starter"], groups)
@@ -237,8 +294,9 @@ def test_the_faces_set_apart_a_starter_the_indices_do_not() -> None:
     """The same starter in line with the crib, but the crib's cards overlap (one body on the
     photo) and the starter lies on a face of its own: it is the starter, without a question.
     Touching the crib, it is asked again."""
-    row = [(430 + 60 * k, 420) for k in range(4)]
-    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 60 * 3 + 85, 420)]])
+    row = [(430 + 40 * k, 420) for k in range(4)]
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(430 + 40 * 3 + 60, 420)]])
+    assert group_cards(cards, SIX_CARD).question is not None  # the indices alone: asked
     bodies = [0] * 4 + [1] * 4 + [2] * 4 + [3]
     faced = [dataclasses.replace(c, body=b) for c, b in zip(cards, bodies, strict=True)]
     layout = group_cards(faced, SIX_CARD)
@@ -299,7 +357,7 @@ def test_a_doubtful_reading_beside_the_starter_asks_which_is_the_starter() -> No
     """A reading left out (doubtful) within a card's reach of the starter may be a corner of a
     crib card or of the starter itself: the starter is asked among the crib and it; far from
     it, the starter stands."""
-    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(500, 420, 4), [(350, 440)]])
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(400, 440, 4), [(350, 440)]])
     beside = group_cards([*cards, card("KC", 330, 520, uncertain=True)], SIX_CARD)
     assert beside.left_out == (13,)
     assert beside.question is not None and beside.question.kind == "starter"
