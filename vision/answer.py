@@ -63,7 +63,8 @@ class GroupRead:
 
     Attributes:
         role (Role | None): Hand, crib or starter; ``None`` while the player is asked.
-        name (str): What players call it ("hand 1", "the crib", "a group").
+        name (str): What players call it ("hand 1", "the crib"; "group 2" while its role is
+            asked, numbered among all the groups as the photo page and ``crib read`` number it).
         cards (tuple[int, ...]): Indices into the answer's cards.
         box (Box | None): Around its cards on the photo; ``None`` for a typed starter.
         score (Breakdown | None): Its score (as a hand while its role is asked about);
@@ -226,10 +227,11 @@ def answer_layout(reading: Reading, layout: Layout) -> TableAnswer:
 
 
 def _groups(layout: Layout, cards: list[CardRead]) -> list[GroupRead]:
-    """The layout's groups, a typed starter added to ``cards`` (which it extends)."""
+    """The layout's groups, named, a typed starter added to ``cards`` (which it extends)."""
     names = group_names([g.role for g in layout.groups])
     groups = []
-    for found, name in zip(layout.groups, names, strict=True):
+    for number, (found, name) in enumerate(zip(layout.groups, names, strict=True), start=1):
+        name = name if found.role is not None else f"group {number}"  # as the page numbers it
         indices = found.cards
         if found.typed is not None:
             typed = as_card(found.typed)

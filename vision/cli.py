@@ -213,6 +213,8 @@ def _format_table(photo: str, summary: dict[str, Any]) -> str:
             cards = f"{group['cards'][0]} (typed)"
         score = group["score"]
         total = "" if score is None else f"  {score['total']}"
+        if group["crib_score"] is not None:  # while the crib is asked and a crib flush differs
+            total += f" ({group['crib_score']['total']} if it is the crib)"
         shown = name.removeprefix("the ") if group["role"] else f"group {k + 1}"
         lines.append(f"{shown}: {cards}{total}")
         if score is not None:
