@@ -34,6 +34,7 @@ def failed_login(app: Flask, username: str, address: str, **kwargs: Any) -> Test
     return post_form(client, "/auth/login", form, environ_base={"REMOTE_ADDR": address}, **kwargs)
 
 
+@pytest.mark.slow
 def test_failures_from_other_addresses_never_lock_the_owner_out(
     app: Flask, client: FlaskClient, auth: AuthActions
 ) -> None:
@@ -50,6 +51,7 @@ def test_failures_from_other_addresses_never_lock_the_owner_out(
     assert AuthActions(app.test_client()).login().status_code == 302
 
 
+@pytest.mark.slow
 def test_a_guesser_cannot_go_faster_than_the_limit(app: Flask, auth: AuthActions) -> None:
     """One address guessing one name: 10 failures, then a 429 with Retry-After in players'
     words, even for the right password; the owner's own browser logs in from that address
@@ -126,6 +128,7 @@ def test_an_ipv6_client_is_counted_by_its_64_network(client: FlaskClient) -> Non
         assert register(other) == 200, other
 
 
+@pytest.mark.slow
 def test_password_hashes_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """With as many password checks running as the cap allows, one more log-in is answered
     at once with a 503 and Retry-After (never queued behind them); the running ones finish."""
@@ -154,6 +157,7 @@ def test_password_hashes_at_once_are_capped(app: Flask, monkeypatch: pytest.Monk
     assert seconds < 2
 
 
+@pytest.mark.slow
 def test_right_passwords_do_not_count_against_the_username(app: Flask, auth: AuthActions) -> None:
     """Logging in (from many addresses) never locks the account."""
     auth.register()
@@ -163,6 +167,7 @@ def test_right_passwords_do_not_count_against_the_username(app: Flask, auth: Aut
         assert response.status_code == 302, attempt
 
 
+@pytest.mark.slow
 def test_account_attempts_are_limited_per_address(client: FlaskClient) -> None:
     """One address trying many names (or registering many accounts) gets a 429, as JSON
     clients and pages alike see it."""
@@ -175,6 +180,7 @@ def test_account_attempts_are_limited_per_address(client: FlaskClient) -> None:
     assert client.get("/auth/login").status_code == 200  # the form itself is not limited
 
 
+@pytest.mark.slow
 def test_an_address_at_its_limit_gets_the_429_page_on_every_account_post(
     database_url: str,
 ) -> None:
@@ -202,6 +208,7 @@ def test_an_address_at_its_limit_gets_the_429_page_on_every_account_post(
 
 
 @pytest.mark.parametrize(("storage", "refused"), [(DATABASE_STORAGE, True), ("memory://", False)])
+@pytest.mark.slow
 def test_every_server_on_the_database_shares_the_counts(
     database_url: str, storage: str, refused: bool
 ) -> None:
@@ -227,6 +234,7 @@ def test_the_counts_default_to_the_database(app: Flask) -> None:
     assert counter.storage.engine is app.extensions["crib_engine"]
 
 
+@pytest.mark.slow
 def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> None:
     """Behind ``CRIB_TRUSTED_PROXIES=1`` each forwarded client has its own count; without it
     the header is ignored (anybody could send it)."""
@@ -260,6 +268,7 @@ def test_guest_creation_is_limited_per_address(app: Flask) -> None:
     assert keeper.get("/api/drills/next").status_code == 200
 
 
+@pytest.mark.slow
 def test_unknown_usernames_take_as_long_as_known_ones(app: Flask, auth: AuthActions) -> None:
     """A wrong password for an unknown name spends the same scrypt time as for a known name
     (at least half of it: before, 2 ms against 75 ms told which names exist)."""
@@ -281,6 +290,7 @@ def test_unknown_usernames_take_as_long_as_known_ones(app: Flask, auth: AuthActi
 
 
 @pytest.mark.parametrize("storage", ["bogus://", "async+memory://"])
+@pytest.mark.slow
 def test_serve_refuses_a_storage_it_cannot_use_in_one_line(tmp_path: Path, storage: str) -> None:
     """``crib serve`` with a rate-limit storage it cannot use: exit status 2 and one line."""
     result = subprocess.run(
