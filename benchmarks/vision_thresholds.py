@@ -9,16 +9,27 @@ precision and recall of the cards read with confidence, scenes of 1-6 visible ca
 with nothing uncertain, uncertain cards, and "strays": cards reported (sure or not) that are not
 on the table at all. The real photos are never used here.
 
+With ``--conditions``, it instead applies the perturbations of ``vision_robustness.py`` (clean,
+overexposed, blur, dark, tilted) to every scene and prints, per condition and for each candidate
+certainty operating point (:data:`OPERATING_POINTS`, :class:`vision.certainty.Certainty`), the
+precision and recall of the cards read with confidence, the uncertain cards and the strays. Each
+scene is detected, classified and weighed once per condition; the operating points re-run only
+the reader's decisions. It also prints what the evidence (crop quality and second readings)
+costs against detection and classification, median milliseconds a scene in the same run.
+
 Usage:
     python -m vision.synth.generate --out datasets/val1 --n 300 --seed 1 --val-frac 1
     python benchmarks/vision_thresholds.py datasets/val1 [--models models]
+    python benchmarks/vision_thresholds.py datasets/val1 --conditions [clean,blur] [--limit N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -26,7 +37,10 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision_robustness import CONDITIONS  # noqa: E402  (this folder is on sys.path)
+
 from vision import MODELS_DIR  # noqa: E402
+from vision.certainty import SERVING_CERTAINTY, Certainty  # noqa: E402
 from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 
@@ -59,14 +73,108 @@ def sweep(
     return out
 
 
+OPERATING_POINTS: dict[str, Certainty] = {
+    "p>=.5 (before)": Certainty(),
+    "p>=.5 reread<.9": Certainty(0.5, reread_below=0.9),
+    "p>=.6 reread<.9": Certainty(0.6, reread_below=0.9),
+    "p>=.7 reread<.9": Certainty(0.7, reread_below=0.9),
+    "p>=.8 reread<.9": Certainty(0.8, reread_below=0.9),
+    "p>=.6 reread blur.12>.9": Certainty(0.6, reread_below=0.9, blurred_below=0.12),
+    "p>=.6 reread clip.3>.8": Certainty(0.6, reread_below=0.9, clipped_above=0.3),
+    "p>=.7": Certainty(0.7),
+    "serving": SERVING_CERTAINTY,
+}
+"""Candidate certainty operating points, by name."""
+
+
+def per_condition(
+    data_dir: Path, reader: CardReader, conditions: list[str], limit: int | None = None
+) -> tuple[dict[str, dict[str, tuple[SubsetScore, int]]], list[float], list[float]]:
+    """Scores and strays per condition and operating point over the scenes of ``data_dir``.
+
+    Also returns the seconds a scene took to detect and classify, and to weigh the evidence.
+    """
+    rows = [json.loads(line) for line in (data_dir / "meta" / "val.jsonl").open()][:limit]
+    widest = max(p.reread_below for p in OPERATING_POINTS.values())
+    out: dict[str, dict[str, tuple[SubsetScore, int]]] = {}
+    detect, classify, evidence = reader.detect, reader.classify, reader.evidence
+    read_s: list[float] = []
+    weigh_s: list[float] = []
+    for cond in conditions:
+        out[cond] = {name: (SubsetScore(), 0) for name in OPERATING_POINTS}
+        for row in rows:
+            img = cv2.imread(str(data_dir / row["file"]))
+            if img is None:
+                raise FileNotFoundError(f"cannot read scene image {data_dir / row['file']}")
+            img = CONDITIONS[cond](img)
+            t0 = time.perf_counter()
+            boxes, scores = detect(img)
+            probs = classify(img, boxes)
+            keep = reader.on_cards(img, boxes, probs)
+            boxes, scores, probs = boxes[keep], scores[keep], probs[keep]
+            t1 = time.perf_counter()
+            reader.certainty = Certainty(reread_below=widest)
+            ev = evidence(img, boxes, probs)
+            read_s.append(t1 - t0)
+            weigh_s.append(time.perf_counter() - t1)
+            reader.detect = lambda _img, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
+            reader.classify = lambda _img, _boxes, p=probs: p  # type: ignore[method-assign]
+            reader.evidence = lambda _img, _boxes, _probs, e=ev: e  # type: ignore[method-assign]
+            placed = set(row["placed"])
+            for name, point in OPERATING_POINTS.items():
+                reader.certainty = point
+                reading = reader.read(img)
+                score, strays = out[cond][name]
+                score.record(reading, list(row["cards"]), reading.seconds)
+                out[cond][name] = (score, strays + sum(c.card not in placed for c in reading.cards))
+            reader.detect, reader.classify, reader.evidence = detect, classify, evidence  # type: ignore[method-assign]
+    return out, read_s, weigh_s
+
+
+def _print_conditions(
+    data_dir: Path, reader: CardReader, conditions: list[str], limit: int | None
+) -> None:
+    results, read_s, weigh_s = per_condition(data_dir, reader, conditions, limit)
+    print(
+        f"{'condition':<12} {'operating point':<24} {'precision':>9} {'recall':>7} "
+        f"{'uncertain':>9} {'strays':>6}"
+    )
+    for cond, points in results.items():
+        for name, (s, strays) in points.items():
+            print(
+                f"{cond:<12} {name:<24} {s.precision:>9.2%} {s.recall:>7.2%} {s.uncertain:>9} "
+                f"{strays:>6}"
+            )
+    read_ms, weigh_ms = 1000 * statistics.median(read_s), 1000 * statistics.median(weigh_s)
+    print(
+        f"median a scene: detect + classify {read_ms:.0f} ms, evidence (second readings under "
+        f".{round(100 * max(p.reread_below for p in OPERATING_POINTS.values()))}) "
+        f"{weigh_ms:.0f} ms ({weigh_ms / read_ms:.0%})"
+    )
+
+
 def main() -> None:
-    """Run the sweep and print the table."""
+    """Run the sweep, or the per-condition table, and print it."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument(
+        "--conditions",
+        nargs="?",
+        const=",".join(CONDITIONS),
+        default=None,
+        help="per-condition table of the certainty operating points (all conditions if bare)",
+    )
     a = ap.parse_args()
     cv2.setNumThreads(2)
+    if a.conditions is not None:
+        conditions = [c.strip() for c in a.conditions.split(",") if c.strip()]
+        unknown = [c for c in conditions if c not in CONDITIONS]
+        if unknown:
+            sys.exit(f"unknown condition {unknown[0]!r}; choose from {', '.join(CONDITIONS)}")
+        _print_conditions(a.data_dir, CardReader(a.models), conditions, a.limit)
+        return
     results = sweep(a.data_dir, CardReader(a.models), a.limit)
     print(
         f"{'none_above':>10} {'paper_below':>11} {'precision':>9} {'recall':>7} "

@@ -24,10 +24,11 @@ small indices); each index is cut from the full-resolution photo and named by th
 (52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
 the four readings are averaged. Detections of one identity that are plausibly the same physical
 card (its two corners) are merged, and each card notes the light card face its indices lie on
-(:mod:`vision.bodies`: cards that overlap share one). A card whose identity probability is
-below ``uncertain_below`` is returned with ``uncertain=True`` instead of being guessed. The
-starter is the card set apart from the rest (farthest from the centroid of the others by a
-clear margin); callers may override it.
+(:mod:`vision.bodies`: cards that overlap share one). A card none of whose corners is read
+with certainty (:mod:`vision.certainty`: probability, agreement of a second reading under the
+other normalisation, stricter for blurred or clipped crops) is returned with ``uncertain=True``
+instead of being guessed. The starter is the card set apart from the rest (farthest from the
+centroid of the others by a clear margin); callers may override it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,14 @@ import numpy as np
 
 from vision import CARDS, MODELS_DIR
 from vision.bodies import with_bodies
+from vision.certainty import (
+    NOT_READ_AGAIN,
+    SERVING_CERTAINTY,
+    Certainty,
+    CropEvidence,
+    crop_quality,
+    second_view,
+)
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.upload import decode_upload
@@ -233,7 +242,8 @@ class CardReader:
             ``card_classifier.json``.
         threads (int): onnxruntime intra-op threads.
         det_conf (float): Minimum detector score for a corner index.
-        uncertain_below (float): Identity probability under which a card is reported uncertain.
+        certainty (Certainty): When a reading is stated as certain (:mod:`vision.certainty`);
+            the rest are reported uncertain. :data:`vision.certainty.SERVING_CERTAINTY` by default.
         turn_below (float): Top probability under which a crop is also read turned (see
             :meth:`classify`).
         tiles (str): ``"auto"`` (second look on large photos), ``"always"`` or ``"never"``.
@@ -256,7 +266,7 @@ class CardReader:
         models_dir: Path = MODELS_DIR,
         threads: int = 2,
         det_conf: float = 0.25,
-        uncertain_below: float = 0.5,
+        certainty: Certainty | None = None,
         turn_below: float = 0.9,
         tiles: str = "auto",
         none_above: float = 0.05,
@@ -287,7 +297,7 @@ class CardReader:
         shape = det_input.shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
         self.det_conf = det_conf
-        self.uncertain_below = uncertain_below
+        self.certainty = SERVING_CERTAINTY if certainty is None else certainty
         self.turn_below = turn_below
         self.tiles = tiles
         self.none_above = none_above
@@ -367,11 +377,17 @@ class CardReader:
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        crops = np.stack(
+        crops = self._crops(image, boxes)
+        return self._read_crops(normalize_crops(crops) if self.normalize else crops)
+
+    def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The uint8 BGR crops (N, S, S, 3) around ``boxes``, as photographed."""
+        return np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
-        if self.normalize:
-            crops = normalize_crops(crops)
+
+    def _read_crops(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities of crops as given, those under ``turn_below`` read turned too."""
         probs = self._probabilities(crops)
         unsure = np.flatnonzero(probs.max(1) < self.turn_below)
         if len(unsure):
@@ -405,6 +421,25 @@ class CardReader:
             keep[keep] = paper_scores(image, boxes[keep]) >= self.paper_below
         return keep
 
+    def evidence(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> CropEvidence:
+        """What the readings ``probs`` of the crops around ``boxes`` rest on besides probability.
+
+        Each crop's clipped share and sharpness (:func:`vision.certainty.crop_quality`); a crop
+        read with less than ``certainty.reread_below`` is read again under the other
+        normalisation (:func:`vision.certainty.second_view`), turned as :meth:`classify` does.
+        """
+        if len(boxes) == 0:
+            empty = np.zeros(0)
+            return CropEvidence(empty, empty, np.zeros(0, np.int64))
+        crops = self._crops(image, boxes)
+        clipped, sharpness = crop_quality(crops)
+        second = np.full(len(boxes), NOT_READ_AGAIN, np.int64)
+        again = np.flatnonzero(probs.max(1) < self.certainty.reread_below)
+        if len(again):
+            view = second_view(crops[again], self.normalize)
+            second[again] = self._read_crops(view).argmax(1)
+        return CropEvidence(clipped, sharpness, second)
+
     # ------------------------------------------------------------------------------ reading
     def read(self, image: np.ndarray, scale: float = 1.0) -> Reading:
         """Read the cards in a BGR photo.
@@ -425,27 +460,29 @@ class CardReader:
         with self._lock:
             boxes, det_scores = self.detect(image)
             probs = self.classify(image, boxes)
-        on_card = self.on_cards(image, boxes, probs)
+            on_card = self.on_cards(image, boxes, probs)  # not a corner index, or not on a card
+            boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
+            sure = self.certainty.sure(probs, self.evidence(image, boxes, probs))
         cand = []
-        choices: dict[Box, tuple[str, ...]] = {}  # by a detection's box: its likeliest readings
-        for b, ds, p, keep in zip(boxes, det_scores, probs, on_card, strict=True):
+        # by a detection's box: its likeliest readings, and whether it is read with certainty
+        choices: dict[Box, tuple[str, ...]] = {}
+        certain: dict[Box, bool] = {}
+        for b, ds, p, is_sure in zip(boxes, det_scores, probs, sure, strict=True):
             k = int(p.argmax())
-            if not keep:  # not a corner index, or not on a card
-                continue
             x1, y1, x2, y2 = (float(v) for v in b)
             cand.append((self.classes[k], float(p[k]), float(ds), (x1, y1, x2, y2)))
             choices[(x1, y1, x2, y2)] = likeliest(p, self.classes)
-        cards = _merge_corners(cand)
+            certain[(x1, y1, x2, y2)] = bool(is_sure)
         out = [
             DetectedCard(
                 c,
                 conf,
                 _scaled(b, scale),
-                conf < self.uncertain_below,
+                not any(certain[corner] for corner in corners),  # two corners agreeing suffice
                 tuple(_scaled(corner, scale) for corner in corners),
                 choices=choices[b],
             )
-            for c, conf, b, corners in cards
+            for c, conf, b, corners in _merge_corners(cand)
         ]
         out = with_bodies(image, out, scale)
         out.sort(key=lambda c: (c.center[0], c.center[1]))

@@ -1,0 +1,121 @@
+"""When a reading is stated as certain: second readings, blurred and clipped crops."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.certainty import (
+    NOT_READ_AGAIN,
+    Certainty,
+    CropEvidence,
+    crop_quality,
+    second_view,
+)
+from vision.crops import normalize_crops
+from vision.reader import load_reader
+
+
+def _evidence(
+    n: int, clipped: float = 0.0, sharpness: float = 0.2, second: int = NOT_READ_AGAIN
+) -> CropEvidence:
+    return CropEvidence(np.full(n, clipped), np.full(n, sharpness), np.full(n, second))
+
+
+def _index_crop() -> np.ndarray:
+    """A 64 px crop of a dark '5' and a pip on white paper, as photographed in good light."""
+    crop = np.full((64, 64, 3), 235, np.uint8)
+    cv2.putText(crop, "5", (14, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3)
+    cv2.circle(crop, (32, 52), 6, (20, 20, 20), -1)
+    return crop
+
+
+PROBS = np.array([[0.7, 0.2, 0.1]])
+
+
+def test_probability_alone_decides_by_default() -> None:
+    assert Certainty().sure(PROBS, _evidence(1)).tolist() == [True]
+    assert Certainty(0.8).sure(PROBS, _evidence(1)).tolist() == [False]
+
+
+@pytest.mark.parametrize(("second", "sure"), [(0, True), (1, False)])
+def test_a_reread_crop_is_certain_only_when_both_readings_agree(second: int, sure: bool) -> None:
+    point = Certainty(reread_below=0.9)
+    assert point.sure(PROBS, _evidence(1, second=second)).tolist() == [sure]
+
+
+def test_a_crop_read_above_the_reread_band_needs_no_second_reading() -> None:
+    confident = np.array([[0.95, 0.05, 0.0]])
+    assert Certainty(reread_below=0.9).sure(confident, _evidence(1, second=1)).tolist() == [True]
+
+
+@pytest.mark.parametrize(
+    ("evidence", "sure"),
+    [
+        (_evidence(1, sharpness=0.2), True),
+        (_evidence(1, sharpness=0.05), False),
+        (_evidence(1, clipped=0.1), True),
+        (_evidence(1, clipped=0.6), False),
+    ],
+)
+def test_blurred_or_clipped_crops_need_a_surer_reading(evidence: CropEvidence, sure: bool) -> None:
+    point = Certainty(0.5, blurred_below=0.12, clipped_above=0.3, clipped_sure_above=0.8)
+    assert point.sure(PROBS, evidence).tolist() == [sure]
+
+
+def test_crop_quality_tells_blur_and_overexposure() -> None:
+    crop = _index_crop()
+    blurred = cv2.GaussianBlur(crop, (0, 0), 2.0)
+    overexposed = cv2.convertScaleAbs(crop, alpha=1.6, beta=40)
+    clipped, sharpness = crop_quality(np.stack([crop, blurred, overexposed]))
+    assert clipped[0] == 0 and clipped[2] > 0.7
+    assert sharpness[1] < 0.5 * sharpness[0]
+    assert crop_quality(np.zeros((0, 64, 64, 3), np.uint8))[0].shape == (0,)
+
+
+def test_second_view_is_the_other_normalisation() -> None:
+    dim = (_index_crop() // 3)[None]
+    assert np.array_equal(second_view(dim, normalized=True), dim)
+    assert np.array_equal(second_view(dim, normalized=False), normalize_crops(dim))
+
+
+def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two corners of one card read alike: the card is certain when either reading is, even
+    when the surer detection (the card's box) is the unsure reading."""
+    reader = load_reader()
+    image = np.full((300, 300, 3), 235, np.uint8)
+    boxes = np.array([[40.0, 40.0, 60.0, 70.0], [200.0, 200.0, 220.0, 230.0]], np.float32)
+    probs = np.zeros((2, len(reader.classes)), np.float32)
+    probs[:, reader.classes.index("5H")] = (0.6, 0.75)
+    monkeypatch.setattr(reader, "detect", lambda _img: (boxes, np.array([0.9, 0.5], np.float32)))
+    monkeypatch.setattr(reader, "classify", lambda _img, _boxes: probs)
+    monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p: _evidence(2))
+    monkeypatch.setattr(reader, "certainty", Certainty(0.7))
+    (card,) = reader.read(image).cards
+    assert (card.card, round(card.confidence, 2), len(card.corners)) == ("5H", 0.6, 2)
+    assert not card.uncertain
+
+
+def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crop read unsure is read again; when the second reading names another card, the card
+    is uncertain, whatever its probability."""
+    reader = load_reader()
+    image = np.full((200, 200, 3), 235, np.uint8)
+    image[60:124, 60:124] = _index_crop()
+    box = np.array([[70.0, 66.0, 114.0, 118.0]], np.float32)
+    probs = np.zeros((1, len(reader.classes)), np.float32)
+    five = reader.classes.index("5S")
+    probs[0, five] = 0.8
+    monkeypatch.setattr(reader, "detect", lambda _img: (box, np.array([0.9], np.float32)))
+    monkeypatch.setattr(reader, "classify", lambda _img, _boxes: probs)
+    monkeypatch.setattr(reader, "certainty", Certainty(reread_below=0.9))
+    first = reader.evidence(image, box, probs)
+    assert first.second[0] != NOT_READ_AGAIN
+    for second, uncertain in ((five, False), (five + 1, True)):
+        ev = CropEvidence(first.clipped, first.sharpness, np.array([second]))
+        monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p, e=ev: e)
+        (card,) = reader.read(image).cards
+        assert (card.card, card.uncertain) == ("5S", uncertain)
