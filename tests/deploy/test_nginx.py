@@ -441,6 +441,42 @@ def test_a_parallel_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> 
     assert other_seconds < PACE / 2
 
 
+READ_BURST = 10
+"""Reads nginx lets through at once from one address beyond its pace (``burst``)."""
+
+
+def test_a_flood_of_reads_is_refused_by_nginx(proxy: Proxy) -> None:
+    """Many photos posted at once from one address (image bombs, say): nginx passes its pace
+    and burst to the trainer and refuses the rest at once, in JSON with ``Retry-After: 1`` and
+    every security header; another address's read is still answered by the trainer."""
+    size = 4 * READ_BURST
+    everyone_connected = threading.Barrier(size)
+    body = "--b\r\nContent-Disposition: form-data; name=image; filename=a.gif\r\n\r\n"
+    body += "GIF89a\r\n--b--\r\n"  # not a photo: the trainer answers at once
+    headers = {"Content-Type": "multipart/form-data; boundary=b"}
+
+    def post(browser: Browser) -> Reply:
+        connection = browser.connection()
+        connection.connect()
+        everyone_connected.wait(timeout=10)
+        return browser.request("POST", "/api/read", body, headers, connection)
+
+    flooder = proxy.browser("127.0.0.7")
+    with concurrent.futures.ThreadPoolExecutor(size) as pool:
+        replies = list(pool.map(lambda _: post(flooder), range(size)))
+    refused = [reply for reply in replies if reply.status == 429]
+    answered = [reply for reply in replies if reply.status != 429]
+    assert READ_BURST <= len(answered) <= READ_BURST + 2, [r.status for r in replies]
+    # the trainer's answers: not a photo, or (past the reads it runs at once) busy
+    assert {reply.status for reply in answered} <= {400, 503}, [r.status for r in answered]
+    for reply in refused:
+        assert reply.json()["error"].startswith("Too many photos")
+        assert reply.headers["Retry-After"] == "1"
+        assert all(reply.headers[name] for name in HEADERS)
+    other = proxy.browser("127.0.0.8").request("POST", "/api/read", body, headers)
+    assert other.status == 400 and "Retry-After" not in other.headers
+
+
 SLOW_REQUESTS = (
     b"GET / HTTP/1.1\r\nHost: localhost\r\n",
     b"POST /api/score HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
