@@ -189,11 +189,10 @@ def cpu_seconds(pid: int) -> dict[int, float]:
     return spent
 
 
-def drive(target: Target, folder: Path, args: argparse.Namespace) -> Figures:
-    """Run wrk's round trips against ``target``."""
-    cookies = ", ".join(f'"{guest_cookie(target)}"' for _ in range(args.connections))
+def drive(target: Target, folder: Path, args: argparse.Namespace, cookies: list[str]) -> Figures:
+    """Run wrk's round trips against ``target``, a connection for each guest of ``cookies``."""
     script = folder / "roundtrip.lua"
-    script.write_text(LUA % {"cookies": cookies})
+    script.write_text(LUA % {"cookies": ", ".join(f'"{cookie}"' for cookie in cookies)})
     command = [
         args.wrk,
         f"-t{args.connections}",  # one connection a thread, each its own guest: a guest's
@@ -493,19 +492,26 @@ def bench(
             target = Target(proxy.origin, server.pid, proxy.context(), nginx.pid)
             name = f"{name} through nginx"
         print(f"\n[{name}] {load()}")
-        honest = drive(target, folder, args)
+        # the same guests for every run: the trainer lets one address make 60 guests an hour
+        cookies = [guest_cookie(target) for _ in range(args.connections)]
+        honest = drive(target, folder, args, cookies)
         report(f"{name}, honest traffic", honest, args)
         if args.attack and app is None:
             for attack_name in args.attacks:
                 print(f"\n[{name}] {load()}")
                 with attack(target, attack_name) as tries:
-                    attacked = drive(target, folder, args)
+                    attacked = drive(target, folder, args, cookies)
                 report(f"{name}, under attack: {attack_name}", attacked, args)
                 kept = 100 * attacked.answers_per_s / honest.answers_per_s
                 print(f"attack requests    {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
                 print(
                     f"throughput kept    {kept:8.1f} %   (target >= 90 % through nginx,"
                     " >= 80 % directly)"
+                )
+                cost = ms_per_answer(attacked) / ms_per_answer(honest)
+                print(
+                    f"server CPU/answer  {cost:8.2f}x   honest traffic's (what the attack costs"
+                    " the trainer itself: the attackers' clients share this machine's cores)"
                 )
         return honest
 
