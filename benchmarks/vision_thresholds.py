@@ -76,12 +76,13 @@ def sweep(
 OPERATING_POINTS: dict[str, Certainty] = {
     "p>=.5 (before)": Certainty(),
     "p>=.5 reread<.9": Certainty(0.5, reread_below=0.9),
-    "p>=.6 reread<.9": Certainty(0.6, reread_below=0.9),
-    "p>=.7 reread<.9": Certainty(0.7, reread_below=0.9),
-    "p>=.8 reread<.9": Certainty(0.8, reread_below=0.9),
-    "p>=.6 reread blur.12>.9": Certainty(0.6, reread_below=0.9, blurred_below=0.12),
-    "p>=.6 reread clip.3>.8": Certainty(0.6, reread_below=0.9, clipped_above=0.3),
+    "p>=.6": Certainty(0.6),
     "p>=.7": Certainty(0.7),
+    "p>=.7 reread<.9": Certainty(0.7, reread_below=0.9),
+    "p>=.7 clipped>.5 .8": Certainty(0.7, clipped_above=0.5, clipped_sure_above=0.8),
+    "p>=.7 blurred<.08 .8": Certainty(0.7, blurred_below=0.08, blurred_sure_above=0.8),
+    "p>=.75": Certainty(0.75),
+    "p>=.8": Certainty(0.8),
     "serving": SERVING_CERTAINTY,
 }
 """Candidate certainty operating points, by name."""
