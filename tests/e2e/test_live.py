@@ -158,12 +158,13 @@ def test_live_names_counts_holds_and_rescores(
     assert scroll_width(page) <= PHONE["width"]
 
     cards = next(cards for role, cards in scene.groups if role is Role.HAND)
-    fixed = "KS" if "KS" not in cards else "QS"
+    on_table = {card for _, group in scene.groups for card in group}
+    fixed = next(card for card in ("KS", "QS", "JS", "10S") if card not in on_table)
     chip = page.get_by_label(f"card {symbol(cards[0])} in")
     chip.fill(fixed)
     chip.press("Enter")
     rescored = score_show([fixed, *cards[1:]], starter_code(scene)).total
-    hand = page.locator(".group.hand", has=page.get_by_label(f"card {symbol(fixed)} in"))
+    hand = page.locator(".group", has=page.get_by_label(f"card {symbol(fixed)} in"))
     expect(hand.locator(".group-total")).to_have_text(f" {rescored}")
 
 
@@ -248,7 +249,8 @@ def test_two_live_clients_and_a_drill_player(
     camera: Browser, server: str, scene: TableScene
 ) -> None:
     """Two phones reading the table live and a player answering drills meanwhile: the
-    drills are answered while the frames are read, and both phones count the whole table."""
+    drills are answered while the frames are read, and both phones count the whole table
+    (frames beyond the server's reading cap are answered 503 and sent again after the wait)."""
     contexts = [phone_context(camera) for _ in range(3)]
     phones = [context.new_page() for context, _ in contexts[:2]]
     for page in phones:
@@ -266,9 +268,10 @@ def test_two_live_clients_and_a_drill_player(
         page.wait_for_function(
             COUNT_SHOWS, arg=[lines, starter], polling="raf", timeout=READ_SECONDS * 1000
         )
+    busy = "the server responded with a status of 503"  # a frame beyond the cap: sent again
     for context, problems in contexts:
         context.close()
-        assert problems == []
+        assert [p for p in problems if busy not in p] == []
 
 
 SERVER_WORKERS = 2
@@ -306,9 +309,13 @@ def test_frames_beyond_the_cap_are_refused_busy(server: str, scene: TableScene) 
     frame = cv2.imencode(".jpg", scene.image)[1].tobytes()
     sent = 4 * SERVER_WORKERS
     assert sent > SERVER_WORKERS * limits.READS_AT_ONCE
-    start = threading.Barrier(sent)
-    with concurrent.futures.ThreadPoolExecutor(sent) as pool:
-        answers = list(pool.map(lambda _: post_frame(server, frame, start), range(sent)))
-    statuses = sorted(status for status, _ in answers)
+    for _ in range(5):  # the earlier tests' phones may still hold every slot: wait, once more
+        start = threading.Barrier(sent)
+        with concurrent.futures.ThreadPoolExecutor(sent) as pool:
+            answers = list(pool.map(lambda _: post_frame(server, frame, start), range(sent)))
+        statuses = sorted(status for status, _ in answers)
+        if 200 in statuses:
+            break
+        time.sleep(limits.BUSY_RETRY_AFTER)
     assert set(statuses) == {200, 503}, statuses
     assert all(wait == str(limits.BUSY_RETRY_AFTER) for status, wait in answers if status == 503)

@@ -28,9 +28,14 @@ def deck() -> Deck:
     return load_deck(folder)
 
 
-def table_scene(seed: int = 3, rules: RuleSet = RULES_BY_PLAYERS[2]) -> TableScene:
-    """A whole table at the show (two hands, the crib, the starter) the reader reads exactly."""
-    return make_table(np.random.default_rng([5, rules.players, seed]), [deck()], rules)
+def table_scene(
+    seed: int = 3, rules: RuleSet = RULES_BY_PLAYERS[2], layout: str = "spread/seats"
+) -> TableScene:
+    """A whole table at the show (two hands, the crib, the starter) the reader reads exactly.
+
+    The layout is fixed, so that the scene stays the same when the generator draws layouts
+    differently (what the reader makes of every layout is ``benchmarks/show_mode.py``'s)."""
+    return make_table(np.random.default_rng([5, rules.players, seed]), [deck()], rules, layout=layout)
 
 
 def still_then_pan(image: np.ndarray, still_s: float = 3.0, pan_s: float = 2.0) -> list[np.ndarray]:
