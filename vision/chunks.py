@@ -64,6 +64,10 @@ class Recipe:
     """Held-out scenes."""
     workers: int = 2
     """Generator processes (niced with the rest of the chunk)."""
+    decks: int = 30
+    """Decks the scenes are drawn from: every deck ``python -m vision.synth.faces`` renders (18
+    printed, 12 procedural). Chunk 1 was drawn from one deck, because the face cache held only
+    that one, and forgot the others: a chunk refuses to start with fewer."""
 
 
 RECIPE = Recipe()
@@ -119,12 +123,38 @@ def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
     return Verdict(clean_better and none_worse, tuple(reasons))
 
 
-def _generated(out: Path, n: int, seed: int, val_frac: float, recipe: Recipe, faces: Path) -> Path:
-    """Generate ``n`` scenes into ``out`` unless a finished set is already there."""
+def deck_names(faces: Path, recipe: Recipe = RECIPE) -> list[str]:
+    """The decks rendered under ``faces``, checked against the recipe's count.
+
+    Raises:
+        ValueError: Fewer decks than :attr:`Recipe.decks` are rendered.
+    """
+    names = [path.parent.name for path in sorted(faces.glob("*/index.json"))]
+    if len(names) < recipe.decks:
+        raise ValueError(
+            f"{faces} holds {len(names)} rendered decks, the recipe draws from {recipe.decks}: "
+            "render them first (python -m vision.synth.faces; needs rsvg-convert and Debian's "
+            "gnome-cards-data and kdegames-card-data-kf5)"
+        )
+    return names
+
+
+def _generated(
+    out: Path, n: int, seed: int, val_frac: float, recipe: Recipe, faces: Path, decks: list[str]
+) -> Path:
+    """Generate ``n`` scenes from ``decks`` into ``out`` unless a finished set of them is there.
+
+    Raises:
+        ValueError: The finished set there was drawn from other decks (delete it to redraw it).
+    """
     from vision.synth.generate import generate
 
+    drawn_from = out / "decks.json"
     if not (out / "cards.yaml").exists():  # written last: a set without it is unfinished
         generate(out, n, seed, val_frac, recipe.workers, faces)
+        drawn_from.write_text(json.dumps(decks))
+    if not drawn_from.exists() or json.loads(drawn_from.read_text()) != decks:
+        raise ValueError(f"{out} was drawn from other decks than {faces}'s: delete it")
     return out
 
 
@@ -185,6 +215,10 @@ def run_chunk(
 
     Returns:
         (Verdict): Whether the candidate (``runs/NNN/models``) should replace ``base``.
+
+    Raises:
+        ValueError: ``faces`` holds fewer decks than the recipe's, or a scene set already there
+            was drawn from other decks.
     """
     import torch
 
@@ -201,10 +235,13 @@ def run_chunk(
         times[name] = f"{(time.time() - t0) / 60:.1f} min"
         print(f"chunk {chunk}: {name} done in {times[name]}", flush=True)
 
+    record["decks"] = decks = deck_names(faces, recipe)
     t0 = time.time()
-    data = _generated(datasets / f"chunk-{chunk:03d}", recipe.scenes, seed, 0.05, recipe, faces)
+    data = _generated(
+        datasets / f"chunk-{chunk:03d}", recipe.scenes, seed, 0.05, recipe, faces, decks
+    )
     held_out = datasets / f"held{recipe.held_seed}"
-    held = _generated(held_out, recipe.held_scenes, recipe.held_seed, 1.0, recipe, faces)
+    held = _generated(held_out, recipe.held_scenes, recipe.held_seed, 1.0, recipe, faces, decks)
     phase("generate", t0)
     t0 = time.time()
     if not (models / "card_classifier.onnx").exists():

@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 from vision import MODELS_DIR
-from vision.chunks import CONDITIONS, RECIPE, Recipe, chunk_seed, judge, main, run_chunk
+from vision.chunks import (
+    CONDITIONS,
+    RECIPE,
+    Recipe,
+    chunk_seed,
+    deck_names,
+    judge,
+    main,
+    run_chunk,
+)
 
 
 def figures(clean: float, others: float = 0.6, crops: float = 0.85) -> dict[str, dict]:
@@ -45,6 +54,30 @@ def test_a_better_clean_reading_does_not_ship_when_anything_got_worse(candidate:
     assert any(reason.endswith("(worse)") for reason in verdict.reasons)
 
 
+def test_a_chunk_refuses_fewer_decks_than_its_recipe(tmp_path: Path, proc_faces) -> None:
+    """Chunk 1 drew every scene from the one deck the face cache held and forgot the others:
+    a chunk now stops before generating anything when decks are missing."""
+    assert deck_names(proc_faces, Recipe(decks=3)) == ["proc00", "proc01", "proc02"]
+    with pytest.raises(ValueError, match="holds 3 rendered decks, the recipe draws from 30"):
+        run_chunk(1, RECIPE, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
+    assert not (tmp_path / "datasets").exists()
+
+
+def test_scenes_drawn_from_other_decks_are_refused(tmp_path: Path, proc_faces) -> None:
+    """A held-out set made before the decks changed is not compared against silently."""
+    held = tmp_path / "datasets" / f"held{RECIPE.held_seed}"
+    held.mkdir(parents=True)
+    (held / "cards.yaml").write_text("finished\n")
+    (held / "decks.json").write_text('["anglo"]')
+    tiny = Recipe(scenes=2, held_scenes=2, workers=1, decks=3)
+    chunk = tmp_path / "datasets" / "chunk-001"
+    chunk.mkdir()
+    (chunk / "cards.yaml").write_text("finished\n")
+    (chunk / "decks.json").write_text('["proc00", "proc01", "proc02"]')
+    with pytest.raises(ValueError, match="held41 was drawn from other decks"):
+        run_chunk(1, tiny, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
+
+
 def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
     monkeypatch.setattr("sys.argv", ["vision.chunks", "0"])
     with pytest.raises(SystemExit) as exc:
@@ -59,11 +92,12 @@ def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable:UserWarning")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc_faces) -> None:
-    tiny = Recipe(scenes=6, minutes=0.02, epochs=1, batch=32, held_scenes=2, workers=1)
+    tiny = Recipe(scenes=6, minutes=0.02, epochs=1, batch=32, held_scenes=2, workers=1, decks=3)
     args = (3, tiny, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
     verdict = run_chunk(*args)
     record = json.loads((tmp_path / "runs" / "003" / "chunk.json").read_text())
     assert record["seed"] == chunk_seed(3, tiny) and record["recipe"]["scenes"] == 6
+    assert record["decks"] == ["proc00", "proc01", "proc02"]
     assert record["verdict"]["ship"] == verdict.ship and len(verdict.reasons) == 5
     candidate = tmp_path / "runs" / "003" / "models"
     assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
