@@ -312,7 +312,7 @@ def test_frames_beyond_the_cap_are_refused_busy(server: str, scene: TableScene) 
     for _ in range(5):  # the earlier tests' phones may still hold every slot: wait, once more
         start = threading.Barrier(sent)
         with concurrent.futures.ThreadPoolExecutor(sent) as pool:
-            answers = list(pool.map(lambda _: post_frame(server, frame, start), range(sent)))
+            answers = list(pool.map(post_frame, [server] * sent, [frame] * sent, [start] * sent))
         statuses = sorted(status for status, _ in answers)
         if 200 in statuses:
             break

@@ -35,7 +35,9 @@ def table_scene(
 
     The layout is fixed, so that the scene stays the same when the generator draws layouts
     differently (what the reader makes of every layout is ``benchmarks/show_mode.py``'s)."""
-    return make_table(np.random.default_rng([5, rules.players, seed]), [deck()], rules, layout=layout)
+    return make_table(
+        np.random.default_rng([5, rules.players, seed]), [deck()], rules, layout=layout
+    )
 
 
 def still_then_pan(image: np.ndarray, still_s: float = 3.0, pan_s: float = 2.0) -> list[np.ndarray]:
