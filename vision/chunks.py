@@ -151,8 +151,9 @@ def _generated(
 
     drawn_from = out / "decks.json"
     if not (out / "cards.yaml").exists():  # written last: a set without it is unfinished
-        generate(out, n, seed, val_frac, recipe.workers, faces)
+        out.mkdir(parents=True, exist_ok=True)
         drawn_from.write_text(json.dumps(decks))
+        generate(out, n, seed, val_frac, recipe.workers, faces)
     if not drawn_from.exists() or json.loads(drawn_from.read_text()) != decks:
         raise ValueError(f"{out} was drawn from other decks than {faces}'s: delete it")
     return out
