@@ -10,7 +10,9 @@ Every chunk follows one fixed recipe (:data:`RECIPE`):
 3. read the same held-out synthetic scenes (``datasets/held41``: seed 41, validation split only)
    with the candidate and the shipped classifier through ``benchmarks/classifier_conditions.py``
    (clean, overexposed, blur, dark; each classifier's figures are kept, see
-   :func:`figures_file`) and decide with :func:`judge`.
+   :func:`figures_file`), then whole photos of the older scene generator that the reader's tests
+   use (:func:`older_scene_figures`: printed and procedural decks apart), and decide with
+   :func:`judge`.
 
 Everything a chunk writes goes under ``runs/chunks/NNN`` (``chunk.json``: recipe, seed, times,
 figures, verdict). A rerun of a chunk skips the steps already done, so an interrupted chunk
@@ -64,6 +66,8 @@ class Recipe:
     """Held-out scenes."""
     workers: int = 2
     """Generator processes (niced with the rest of the chunk)."""
+    older_scenes: int = 80
+    """Held-out photos of the older scene generator (``make_scene``) per kind of deck."""
     decks: int = 30
     """Decks the scenes are drawn from: every deck ``python -m vision.synth.faces`` renders (18
     printed, 12 procedural). Chunk 1 was drawn from one deck, because the face cache held only
@@ -101,8 +105,9 @@ def chunk_seed(chunk: int, recipe: Recipe = RECIPE) -> int:
 def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
     """Decide whether ``candidate`` replaces the shipped classifier.
 
-    It must read the clean held-out scene indices better, and no condition nor the stored
-    held-out crops worse.
+    It must read the clean held-out scene indices better, and no condition, nor the stored
+    held-out crops, nor (when both carry them) the certain cards of the older generator's photos
+    (precision and recall, by kind of deck), worse.
 
     Args:
         candidate (dict): One models folder's figures as ``classifier_conditions.py --json``
@@ -114,6 +119,10 @@ def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
     """
     pairs = [(name, shipped["scenes"][name], candidate["scenes"][name]) for name in CONDITIONS]
     pairs.append(("stored crops", shipped["crops"]["all"], candidate["crops"]["all"]))
+    for kind, old_figures in shipped.get("older", {}).items():
+        for figure in ("precision", "recall"):
+            new = candidate["older"][kind][figure]
+            pairs.append((f"older scenes, {kind} decks, {figure}", old_figures[figure], new))
     reasons = []
     for name, old, new in pairs:
         word = "better" if new > old else "same" if new == old else "worse"
@@ -174,6 +183,45 @@ def figures_file(models: Path, held: Path, cache: Path) -> Path:
     ):
         digest.update(part.read_bytes())
     return cache / f"held-{digest.hexdigest()[:16]}.json"
+
+
+def older_scene_figures(models: Path, faces: Path, recipe: Recipe = RECIPE) -> dict[str, Any]:
+    """Precision and recall of the certain cards the reader with ``models`` reads on whole photos.
+
+    The photos come from the older scene generator (:func:`vision.synth.scene.make_scene`, clean,
+    960x720, seeds ``[recipe.held_seed * 100, i]``), ``recipe.older_scenes`` of them drawn from
+    the printed decks under ``faces`` and as many from the procedural ones. Run 6 passed the
+    chunk gate on today's generator and lost a fifth of these cards (``models/README.md``).
+
+    Returns:
+        (dict): ``{"printed": {"precision": p, "recall": r}, "procedural": {...}}``, a kind with
+        no deck under ``faces`` left out.
+    """
+    import numpy as np
+
+    from vision.evaluate import score_image
+    from vision.reader import CardReader
+    from vision.synth.faces import load_decks
+    from vision.synth.scene import make_scene
+
+    reader = CardReader(models)
+    every = load_decks(faces)
+    kinds = {
+        "printed": [deck for deck in every if not deck.name.startswith("proc")],
+        "procedural": [deck for deck in every if deck.name.startswith("proc")],
+    }
+    figures = {}
+    for kind, decks in kinds.items():
+        if not decks:
+            continue
+        tp = fp = fn = 0
+        for i in range(recipe.older_scenes):
+            rng = np.random.default_rng([recipe.held_seed * 100, i])
+            scene = make_scene(rng, decks, size=(960, 720), effects=False)
+            found = score_image(reader.read(scene.image).certain_cards, scene.visible_cards)
+            tp, fp, fn = tp + found[0], fp + found[1], fn + found[2]
+        figures[kind] = {"precision": tp / max(1, tp + fp), "recall": tp / max(1, tp + fn)}
+    return figures
 
 
 def held_out_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
@@ -256,7 +304,9 @@ def run_chunk(
     phase("train", t0)
     t0 = time.time()
     shipped = held_out_figures(base, held, runs)
+    shipped["older"] = older_scene_figures(base, faces, recipe)
     candidate = held_out_figures(models, held, runs)
+    candidate["older"] = older_scene_figures(models, faces, recipe)
     phase("held-out check", t0)
     verdict = judge(candidate, shipped)
     record["figures"] = {"shipped": shipped, "candidate": candidate}

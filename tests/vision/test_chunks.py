@@ -20,10 +20,17 @@ from vision.chunks import (
 )
 
 
-def figures(clean: float, others: float = 0.6, crops: float = 0.85) -> dict[str, dict]:
-    """Held-out figures in the form ``classifier_conditions.py --json`` writes per folder."""
+def figures(
+    clean: float, others: float = 0.6, crops: float = 0.85, proc_precision: float = 0.95
+) -> dict[str, dict]:
+    """Held-out figures in the form ``run_chunk`` records per folder."""
     scenes = {name: others for name in CONDITIONS} | {"clean": clean, "indices": 2037}
-    return {"crops": {"all": crops, "indices": 0.74, "none": 0.97}, "scenes": scenes}
+    older = {
+        "printed": {"precision": 0.97, "recall": 0.77},
+        "procedural": {"precision": proc_precision, "recall": 0.80},
+    }
+    crops_read = {"all": crops, "indices": 0.74, "none": 0.97}
+    return {"crops": crops_read, "scenes": scenes, "older": older}
 
 
 def test_every_chunk_trains_on_scenes_of_its_own_seed() -> None:
@@ -45,8 +52,8 @@ def test_the_verdict_ships_the_better_model_only() -> None:
 
 @pytest.mark.parametrize(
     "candidate",
-    [figures(0.79, others=0.59), figures(0.79, crops=0.84)],
-    ids=["a-condition-worse", "stored-crops-worse"],
+    [figures(0.79, others=0.59), figures(0.79, crops=0.84), figures(0.79, proc_precision=0.915)],
+    ids=["a-condition-worse", "stored-crops-worse", "older-generator-worse"],
 )
 def test_a_better_clean_reading_does_not_ship_when_anything_got_worse(candidate: dict) -> None:
     verdict = judge(candidate, figures(0.7766))
@@ -92,13 +99,17 @@ def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable:UserWarning")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc_faces) -> None:
-    tiny = Recipe(scenes=6, minutes=0.02, epochs=1, batch=32, held_scenes=2, workers=1, decks=3)
+    sizes = {"scenes": 6, "held_scenes": 2, "older_scenes": 2, "decks": 3}
+    tiny = Recipe(minutes=0.02, epochs=1, batch=32, workers=1, **sizes)
     args = (3, tiny, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
     verdict = run_chunk(*args)
     record = json.loads((tmp_path / "runs" / "003" / "chunk.json").read_text())
     assert record["seed"] == chunk_seed(3, tiny) and record["recipe"]["scenes"] == 6
     assert record["decks"] == ["proc00", "proc01", "proc02"]
-    assert record["verdict"]["ship"] == verdict.ship and len(verdict.reasons) == 5
+    assert record["verdict"]["ship"] == verdict.ship and len(verdict.reasons) == 7
+    older = record["figures"]["candidate"]["older"]
+    assert list(older) == ["procedural"]  # proc_faces holds no printed deck
+    assert 0 <= older["procedural"]["precision"] <= 1 and 0 <= older["procedural"]["recall"] <= 1
     candidate = tmp_path / "runs" / "003" / "models"
     assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
     assert (tmp_path / "datasets" / "held41" / "meta" / "val.jsonl").exists()
