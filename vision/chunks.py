@@ -111,7 +111,8 @@ def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
 
     Args:
         candidate (dict): One models folder's figures as ``classifier_conditions.py --json``
-            writes them (``{"crops": {"all": ...}, "scenes": {"clean": ..., ...}}``).
+            writes them (``{"crops": {"all": ...}, "scenes": {"clean": ..., ...}}``), with
+            :func:`older_scene_figures`'s under ``"older"`` when measured.
         shipped (dict): The shipped folder's figures, same form.
 
     Returns:
@@ -199,7 +200,7 @@ def older_scene_figures(models: Path, faces: Path, recipe: Recipe = RECIPE) -> d
     """
     import numpy as np
 
-    from vision.evaluate import score_image
+    from vision.evaluate import SubsetScore
     from vision.reader import CardReader
     from vision.synth.faces import load_decks
     from vision.synth.scene import make_scene
@@ -214,13 +215,12 @@ def older_scene_figures(models: Path, faces: Path, recipe: Recipe = RECIPE) -> d
     for kind, decks in kinds.items():
         if not decks:
             continue
-        tp = fp = fn = 0
+        score = SubsetScore()
         for i in range(recipe.older_scenes):
             rng = np.random.default_rng([recipe.held_seed * 100, i])
             scene = make_scene(rng, decks, size=(960, 720), effects=False)
-            found = score_image(reader.read(scene.image).certain_cards, scene.visible_cards)
-            tp, fp, fn = tp + found[0], fp + found[1], fn + found[2]
-        figures[kind] = {"precision": tp / max(1, tp + fp), "recall": tp / max(1, tp + fn)}
+            score.record(reader.read(scene.image), scene.visible_cards, seconds=0.0)
+        figures[kind] = {"precision": score.precision, "recall": score.recall}
     return figures
 
 
