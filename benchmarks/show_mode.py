@@ -7,9 +7,10 @@ role and cards with no question asked; "exact once the crib is named" when it is
 player answers "which group is the crib?" with a card of it (``crib read --show --crib-card``;
 the crib lies beside the dealer, so it is mostly asked); "scores exact" when each hand's and the
 crib's score is then that of the true groups. The rest ask the player another question (which
-card is the starter? or sort the cards) or are wrong with no question asked (the figure that
-must stay at zero; a crib taken wrongly before it was named counts). The figures are given per
-player count and per layout. Faces come from the local face cache
+card is the starter? sort the cards, or check a card read unsure or twice: the answer scores no
+group holding one) or are wrong with no question asked (the figure that must stay at zero; a
+crib taken wrongly before it was named counts). The figures are given per player count and per
+layout. Faces come from the local face cache
 (``python -m vision.synth.faces``).
 
 ``--cache DIR`` keeps each table's reading in DIR (one JSON file a table), so that a change to
@@ -148,22 +149,35 @@ def _found(layout: Layout, reading: Reading) -> list[tuple[str, list[str]]]:
 
 
 def _problem(layout: Layout, reading: Reading, truth: list[tuple[str, list[str]]]) -> str:
-    """The question's kind, "wrong groups" or "wrong cards" (unasked), or "" when exact."""
+    """The question's kind, "wrong groups" or "wrong cards" (unasked), or "" when exact.
+
+    The answer scores no group holding a card misread unsure until the player checks that card,
+    and no table holding a card twice (``vision.answer``): the question "card", not a wrong
+    answer. A card misread with confidence into a card the table lacks is a wrong answer.
+    """
     found = _found(layout, reading)
     if layout.question is not None:
         return layout.question.kind
     if found == truth:
         return ""
-    codes = sorted(c for _, cards in found for c in cards)
-    misread = codes != sorted(c for _, cards in truth for c in cards)
-    return "wrong cards" if misread else "wrong groups"
+    grouped = [reading.cards[i] for g in layout.groups for i in g.cards]
+    if len({c.card for c in grouped}) < len(grouped):
+        return "card"
+    unread = Counter(c for _, cards in truth for c in cards)
+    sure = Counter(c.card for c in grouped if not c.uncertain)
+    if sure - unread:
+        return "wrong cards"
+    if Counter(c.card for c in grouped) - unread:
+        return "card"
+    return "wrong groups"
 
 
 def judge(scene: TableScene, reading: Reading, timings: Timings) -> Outcome:
     """Group one table's reading, name its crib when asked (``--crib-card``), and score it."""
     certain = sum(not c.uncertain for c in reading.cards)
     t0 = time.perf_counter()
-    layout = group_cards(reading.cards, table_rules(certain), set_apart=reading.starter_index)
+    rules = table_rules(certain, unsure=len(reading.cards) - certain)
+    layout = group_cards(reading.cards, rules, set_apart=reading.starter_index)
     timings.grouping.append(time.perf_counter() - t0)
     truth = sorted((role.value, sorted(cards)) for role, cards in scene.groups)
     first = _problem(layout, reading, truth)

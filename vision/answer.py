@@ -157,9 +157,10 @@ def group_reading(
         InvalidCardError: For a ``starter`` or ``crib_card`` that is not a card.
     """
     count = sum(not c.uncertain for c in reading.cards)
+    unsure = len(reading.cards) - count
     layout = group_cards(
         reading.cards,
-        table_rules(count, players=players, rules=rules),
+        table_rules(count, players=players, rules=rules, unsure=unsure),
         starter=starter,
         crib=crib,
         set_apart=reading.starter_index,

@@ -18,6 +18,8 @@ the starter? which group is the crib?) and the groups it concerns have no role y
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -42,6 +44,8 @@ WHOLE_STARTER_GAP = 1.3
 their edges (:func:`_distances`): a hand of separate cards up to half a card apart, and the
 starter a card's width beyond it, are 1.67 apart at the least."""
 DOUBTFUL = 0.8
+MOST_CHOICES = 35
+"""At most this many choices of the uncertain readings that complete a table are tried."""
 """Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
@@ -132,18 +136,27 @@ class Layout:
     left_out: tuple[int, ...] = ()
 
 
-def table_rules(count: int, *, players: int | None = None, rules: RuleSet | None = None) -> RuleSet:
+def table_rules(
+    count: int,
+    *,
+    players: int | None = None,
+    rules: RuleSet | None = None,
+    unsure: int = 0,
+) -> RuleSet:
     """The rule set for a photo of ``count`` cards: named, by players, or by the count.
 
     Args:
-        count (int): Cards read.
+        count (int): Cards read with confidence.
         players (int | None): Players at the table (2, 3 or 4).
         rules (RuleSet | None): The rule set named; it decides when given.
+        unsure (int): Further readings, unsure (mostly cards; some strays or a card's other
+            corner): when ``count`` makes no whole table, the largest whole table that these
+            could complete is taken.
 
     Returns:
         (RuleSet): The rule set named; else the one for ``players`` (five-card for two players
         when the count is a five-card table); else the one whose whole table has ``count``
-        cards; else six-card.
+        cards (or the most up to ``count + unsure``); else six-card.
 
     Raises:
         TableError: For players not 2 to 4, or that do not match the rules named.
@@ -153,6 +166,8 @@ def table_rules(count: int, *, players: int | None = None, rules: RuleSet | None
         ('three-hand', 'five-card', 'six-card')
         >>> table_rules(13, players=4).name
         'four-hand'
+        >>> table_rules(15).name, table_rules(15, unsure=3).name
+        ('six-card', 'three-hand')
     """
     if players is not None and players not in _BY_PLAYERS:
         raise TableError(f"a cribbage table has 2, 3 or 4 players, not {players}")
@@ -160,7 +175,8 @@ def table_rules(count: int, *, players: int | None = None, rules: RuleSet | None
         if players is not None and rules.players != players:
             raise TableError(f"{rules.title.lower()} is for {rules.players} players, not {players}")
         return rules
-    by_count = _BY_TABLE_SIZE.get(count)
+    sizes = [size for size in sorted(_BY_TABLE_SIZE) if count < size <= count + unsure]
+    by_count = _BY_TABLE_SIZE.get(count, _BY_TABLE_SIZE[sizes[-1]] if sizes else None)
     if players is not None:
         return by_count if by_count and by_count.players == players else _BY_PLAYERS[players]
     return by_count or SIX_CARD
@@ -411,12 +427,23 @@ def _trials(
 ) -> list[list[int]]:
     """The sets of cards to try to lay out, in order.
 
-    Every card read; the certain ones; the certain ones less the least confident beyond the
-    largest table they could make, when those are doubtful (a stray reading of print, or of a
-    card's other corner).
+    Every card read; the certain ones with as many uncertain ones as make the whole table
+    (every such choice of them, the likeliest first: a card read unsure still has its place,
+    while a stray reading beside them is left out); the certain ones; the certain ones less the
+    least confident beyond the largest table they could make, when those are doubtful (a stray
+    reading of print, or of a card's other corner).
     """
     certain = [i for i in placed if not cards[i].uncertain]
-    trials = [placed] if len(certain) == len(placed) else [placed, certain]
+    trials = [placed]
+    whole = rules.players * rules.hand_size + rules.crib_size + int(starter)
+    unsure = [i for i in placed if cards[i].uncertain]
+    missing = whole - len(certain)
+    if 0 < missing < len(unsure) and math.comb(len(unsure), missing) <= MOST_CHOICES:
+        choices = itertools.combinations(unsure, missing)
+        likeliest = sorted(choices, key=lambda chosen: -sum(cards[i].confidence for i in chosen))
+        trials += [sorted([*certain, *chosen]) for chosen in likeliest]
+    if len(certain) < len(placed):
+        trials.append(certain)
     sizes = [
         h * rules.hand_size + c * rules.crib_size + s
         for h in range(rules.players + 1)

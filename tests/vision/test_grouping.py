@@ -234,6 +234,30 @@ def test_table_rules() -> None:
         table_rules(13, players=3, rules=SIX_CARD)
 
 
+def test_unsure_readings_complete_the_table_the_count_falls_short_of() -> None:
+    """Cards read unsure are mostly cards: 15 sure and 3 unsure make a three-hand table, 19
+    and 2 a four-hand one; a count that is a whole table already is kept (13 sure and 4 unsure
+    strays stay six-card), and the most the unsure readings could complete is taken."""
+    assert table_rules(15, unsure=3) is THREE_HAND and table_rules(15) is SIX_CARD
+    assert table_rules(19, unsure=2) is FOUR_HAND
+    assert table_rules(13, unsure=4) is SIX_CARD
+    assert table_rules(8, unsure=5) is SIX_CARD  # 13 cards, not the five-card table's 11
+    assert table_rules(15, unsure=3, players=2) is SIX_CARD  # the players named decide
+
+
+def test_cards_read_unsure_take_their_places_and_a_stray_is_left_out() -> None:
+    """Two cards of a table read unsure and an unsure stray beside the table, likelier than
+    either: the table is grouped with the two (which stay unsure, to be checked) and the stray
+    is left out, where before the cards were not sorted at all."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(450, 420, 4), [(400, 400)]])
+    for i in (1, 9):  # one in a hand, one in the crib
+        cards[i] = dataclasses.replace(cards[i], uncertain=True)
+    stray = DetectedCard("AC", 0.6, (1090, 85, 1110, 115), uncertain=True)
+    layout = group_cards([*cards, stray], SIX_CARD)
+    assert layout.question is None and layout.left_out == (13,)
+    assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
 def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
     """A 14th reading taken as certain but doubtful (0.6) is left out to make the table; a
     sure one (0.97) is not dropped on a guess."""

@@ -4,6 +4,7 @@ could not sort asks for the groups, in the photo answer and in ``crib read --sho
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 
@@ -11,7 +12,9 @@ import numpy as np
 import pytest
 
 from crib.cli import main
+from trainer.rules import THREE_HAND
 from trainer.show import score_show
+from trainer.table import Role
 from vision.answer import answer_photo
 from vision.reader import DetectedCard, Reading
 
@@ -90,3 +93,26 @@ def test_naming_the_crib_of_unsorted_cards_asks_for_the_groups(
     assert 'answer with --groups "CARDS / CARDS / ...": the hands, then the crib' in text
     as_json = json.loads(read_show(monkeypatch, read, "--crib-card", "AC", "--json"))
     assert as_json["question"]["kind"] == "groups"
+
+
+def test_a_table_with_cards_read_unsure_is_counted_by_its_whole_size() -> None:
+    """A three-hand table (17 cards) of which two are read unsure: 15 sure cards make no table,
+    so the rules are the three-hand table the unsure ones complete, every group is found,
+    and the groups holding an unsure card (and the starter) keep no score until it is checked."""
+    read = reading(
+        [
+            ("5H 5D 5C JS", 100, 100),
+            ("2H 4H 6H 8H", 100, 700),
+            ("AC 2C 3C 4D", 700, 100),
+            ("7S 8S 9S 10S", 450, 420),
+            ("KD", 400, 400),
+        ]
+    )
+    unsure = {1, 13}  # 5D in a hand, 8S in the crib
+    cards = [dataclasses.replace(c, uncertain=i in unsure) for i, c in enumerate(read.cards)]
+    answer = answer_photo(dataclasses.replace(read, cards=cards))
+    assert answer.rules is THREE_HAND and answer.question is None
+    roles = [(g.role, sorted(str(answer.cards[i].card) for i in g.cards)) for g in answer.groups]
+    assert (Role.CRIB, ["10S", "7S", "8S", "9S"]) in roles
+    assert [g.score is None for g in answer.groups] == [True, False, False, True, True]
+    assert "check 5D 8S: read with low confidence" in answer.note
