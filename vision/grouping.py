@@ -44,9 +44,9 @@ WHOLE_STARTER_GAP = 1.3
 their edges (:func:`_distances`): a hand of separate cards up to half a card apart, and the
 starter a card's width beyond it, are 1.67 apart at the least."""
 DOUBTFUL = 0.8
+"""Only readings less confident than this are left out to make the cards fit a table."""
 MOST_CHOICES = 35
 """At most this many choices of the uncertain readings that complete a table are tried."""
-"""Only readings less confident than this are left out to make the cards fit a table."""
 CLEARLY_NEAREST = 0.75
 """The crib is nearest the starter when no other candidate is nearer than 1 / this."""
 AGAINST_STARTER = 2.5
