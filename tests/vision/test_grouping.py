@@ -273,7 +273,8 @@ def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
 def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
     """The starter so close to the crib that no gap cuts them apart: the crib and starter make
     one group of five; the card set apart in it is the starter, else the question names
-    those five cards only."""
+    those five cards only. Set apart 2.4 index sizes from the crib, the starter is found and
+    the crib asked (a hand may lie as near the deck: AGAINST_STARTER)."""
     row = [(430 + 40 * k, 420) for k in range(4)]
     cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(590, 445)]])
     layout = group_cards(cards, SIX_CARD)
@@ -282,8 +283,11 @@ def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
     assert [g.role for g in layout.groups] == [Role.HAND, Role.HAND, Role.CRIB]
     apart, groups = table([fan(100, 100, 4), fan(100, 700, 4), row, [(560, 490)]])
     layout = group_cards(apart, SIX_CARD)
-    assert layout.question is None
-    assert found(layout, apart) == expected(["hand", "hand", "crib", "starter"], groups)
+    assert layout.question is not None and layout.question.kind == "crib"
+    assert [apart[i].card for i in layout.groups[-1].cards] == groups[3]  # the starter
+    named = mark_crib(layout, apart, groups[2][0])
+    assert named.question is None
+    assert found(named, apart) == expected(["hand", "hand", "crib", "starter"], groups)
 
 
 def test_starter_in_line_with_the_crib_is_asked_not_guessed() -> None:
