@@ -38,8 +38,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.table import Group, Role, TableShow, score_table
+from vision.answer import group_reading
 from vision.bodies import with_bodies
-from vision.grouping import Layout, group_cards, mark_crib, table_rules
+from vision.grouping import Layout, mark_crib
 from vision.reader import DetectedCard, Reading, load_reader
 from vision.synth.faces import load_decks
 from vision.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
@@ -174,10 +175,8 @@ def _problem(layout: Layout, reading: Reading, truth: list[tuple[str, list[str]]
 
 def judge(scene: TableScene, reading: Reading, timings: Timings) -> Outcome:
     """Group one table's reading, name its crib when asked (``--crib-card``), and score it."""
-    certain = sum(not c.uncertain for c in reading.cards)
     t0 = time.perf_counter()
-    rules = table_rules(certain, unsure=len(reading.cards) - certain)
-    layout = group_cards(reading.cards, rules, set_apart=reading.starter_index)
+    layout = group_reading(reading)
     timings.grouping.append(time.perf_counter() - t0)
     truth = sorted((role.value, sorted(cards)) for role, cards in scene.groups)
     first = _problem(layout, reading, truth)
@@ -232,8 +231,7 @@ def main() -> None:
             by_layout[scene.layout].add(outcome)
             if outcome.problem and a.verbose:
                 print(f"  {rules.name} seed {seed} ({scene.layout}): {outcome.problem}")
-        cards = rules.players * rules.hand_size + rules.crib_size + 1
-        print(f"{players} players ({rules.name}, {cards} cards): {tally.line()}")
+        print(f"{players} players ({rules.name}, {rules.table_size} cards): {tally.line()}")
     for layout, tally in by_layout.items():
         if tally.tables:
             print(f"{layout}: {tally.line()}")

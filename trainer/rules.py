@@ -40,6 +40,15 @@ class RuleSet:
         """Cards each player throws to the crib."""
         return self.dealt - self.hand_size
 
+    @property
+    def table_size(self) -> int:
+        """Cards on the table at the show: every hand, the crib and the starter.
+
+        >>> SIX_CARD.table_size, FIVE_CARD.table_size, THREE_HAND.table_size, FOUR_HAND.table_size
+        (13, 11, 17, 21)
+        """
+        return self.players * self.hand_size + self.crib_size + 1
+
     def show_size(self, *, crib: bool) -> int:
         """Cards counted with the starter: the hand's size, or the crib's."""
         return self.crib_size if crib else self.hand_size

@@ -83,10 +83,7 @@ cards' true positions of synthetic tables, series 21: 0.5 asked to sort the card
 tables of separate cards, 0 took a hand for the crib, unasked, on three)."""
 
 _BY_PLAYERS = {2: SIX_CARD, 3: THREE_HAND, 4: FOUR_HAND}
-_BY_TABLE_SIZE = {
-    r.players * r.hand_size + r.crib_size + 1: r
-    for r in (SIX_CARD, FIVE_CARD, THREE_HAND, FOUR_HAND)
-}
+_BY_TABLE_SIZE = {r.table_size: r for r in (SIX_CARD, FIVE_CARD, THREE_HAND, FOUR_HAND)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -438,7 +435,7 @@ def _trials(
     """
     certain = [i for i in placed if not cards[i].uncertain]
     trials = [placed]
-    whole = rules.players * rules.hand_size + rules.crib_size + int(starter)
+    whole = rules.table_size - (not starter)
     unsure = [i for i in placed if cards[i].uncertain]
     missing = whole - len(certain)
     if 0 < missing < len(unsure) and math.comb(len(unsure), missing) <= MOST_CHOICES:
