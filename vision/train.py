@@ -360,13 +360,14 @@ def train_classifier(
     run = project / name
     run.mkdir(parents=True, exist_ok=True)
     ck = run / "last.pt"
-    start, best = 0, -1.0
+    start, best, spent = 0, -1.0, 0.0
     if resume and ck.exists():
         st = torch.load(ck, map_location=device, weights_only=False)  # our own checkpoint
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["opt"])
         start, best = st["epoch"] + 1, st["best"]
-    t0 = time.time()
+        spent = st.get("seconds", 0.0)  # the time budget goes on where it stopped
+    t0 = time.time() - spent
     budget = minutes * 60 if minutes else float("inf")
     step = start * per_epoch
     progress = 0.0
@@ -411,9 +412,8 @@ def train_classifier(
         if acc >= best:
             best = acc
             torch.save(model.state_dict(), run / "best.pt")
-        torch.save(
-            {"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep, "best": best}, ck
-        )
+        checkpoint = {"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep}
+        torch.save(checkpoint | {"best": best, "seconds": time.time() - t0}, ck)
         if progress >= 1.0:
             print("schedule finished (steps or time budget)", flush=True)
             break

@@ -47,6 +47,25 @@ def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeyp
     assert reading.image_size == (img.shape[1], img.shape[0])
 
 
+@pytest.mark.slow
+def test_a_resumed_classifier_run_keeps_its_time_budget(tmp_path: Path, proc_faces: Path) -> None:
+    """The time a run spent before it stopped counts against its budget when it resumes (a
+    resumed chunk trains for what is left of its 55 minutes, not 55 more)."""
+    data = tmp_path / "data"
+    generate(data, n=4, seed=1, val_frac=0.25, workers=1, face_root=proc_faces)
+    runs, models = tmp_path / "runs", tmp_path / "models"
+    train_classifier(data, epochs=1, batch=64, models_dir=models, project=runs, width=8)
+    checkpoint = runs / "cls" / "last.pt"
+    state = torch.load(checkpoint, weights_only=False)
+    assert state["seconds"] > 0
+    torch.save(state | {"seconds": 120.0}, checkpoint)  # as if it had trained 2 minutes
+    train_classifier(
+        data, epochs=5, batch=64, models_dir=models, project=runs, width=8, minutes=1, resume=True
+    )
+    # the 1-minute budget was spent before the resume: one step of epoch 2, then the end
+    assert torch.load(checkpoint, weights_only=False)["epoch"] == 1
+
+
 def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     """The exported classifier's weights load back into the network and give its logits."""
     import onnxruntime as ort
