@@ -32,7 +32,9 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,10 @@ class Verdict:
     """One line a compared figure: ``"clean 77.66% -> 78.10% (better)"``."""
 
 
+class ChunkError(ValueError):
+    """A chunk that cannot run as asked, for a reason its user can fix (said in one line)."""
+
+
 def chunk_seed(chunk: int, recipe: Recipe = RECIPE) -> int:
     """The generator and training seed of chunk ``chunk`` (1, 2, ...).
 
@@ -95,10 +101,10 @@ def chunk_seed(chunk: int, recipe: Recipe = RECIPE) -> int:
     (1001, 1002)
 
     Raises:
-        ValueError: ``chunk`` is below 1.
+        ChunkError: ``chunk`` is below 1.
     """
     if chunk < 1:
-        raise ValueError(f"chunks are numbered from 1, not {chunk!r}")
+        raise ChunkError(f"chunks are numbered from 1, not {chunk!r}")
     return recipe.seed_base + chunk
 
 
@@ -137,11 +143,11 @@ def deck_names(faces: Path, recipe: Recipe = RECIPE) -> list[str]:
     """The decks rendered under ``faces``, checked against the recipe's count.
 
     Raises:
-        ValueError: Fewer decks than :attr:`Recipe.decks` are rendered.
+        ChunkError: Fewer decks than :attr:`Recipe.decks` are rendered.
     """
     names = [path.parent.name for path in sorted(faces.glob("*/index.json"))]
     if len(names) < recipe.decks:
-        raise ValueError(
+        raise ChunkError(
             f"{faces} holds {len(names)} rendered decks, the recipe draws from {recipe.decks}: "
             "render them first (python -m vision.synth.faces; needs rsvg-convert and Debian's "
             "gnome-cards-data and kdegames-card-data-kf5)"
@@ -155,7 +161,7 @@ def _generated(
     """Generate ``n`` scenes from ``decks`` into ``out`` unless a finished set of them is there.
 
     Raises:
-        ValueError: The finished set there was drawn from other decks (delete it to redraw it).
+        ChunkError: The finished set there was drawn from other decks (delete it to redraw it).
     """
     from vision.synth.generate import generate
 
@@ -165,28 +171,55 @@ def _generated(
         drawn_from.write_text(json.dumps(decks))
         generate(out, n, seed, val_frac, recipe.workers, faces)
     if not drawn_from.exists() or json.loads(drawn_from.read_text()) != decks:
-        raise ValueError(f"{out} was drawn from other decks than {faces}'s: delete it")
+        raise ChunkError(f"{out} was drawn from other decks than {faces}'s: delete it")
     return out
 
 
 def figures_file(models: Path, held: Path, cache: Path) -> Path:
     """Where the held-out figures of the classifier in ``models`` on ``held`` are kept.
 
-    The name hashes the classifier and the held-out labels and crops, so the shipped
-    classifier is read once per held-out set, not once a chunk, and a changed set is read again.
+    The name hashes the classifier, the held-out labels and crops and the reader's code, so the
+    shipped classifier is read once per held-out set, not once a chunk, and a changed set or
+    reader is read again.
     """
-    digest = hashlib.sha256()
-    for part in (
+    return _kept_file(
+        cache,
+        "held",
         models / "card_classifier.onnx",
         models / "card_classifier.json",
         held / "meta" / "val.jsonl",
         held / "crops" / "val.npz",
-    ):
-        digest.update(part.read_bytes())
-    return cache / f"held-{digest.hexdigest()[:16]}.json"
+    )
 
 
-def older_scene_figures(models: Path, faces: Path, recipe: Recipe = RECIPE) -> dict[str, Any]:
+def _kept_file(cache: Path, kind: str, *inputs: Path | str) -> Path:
+    """``cache/KIND-HASH.json``, named by what its figures were measured from.
+
+    That is ``inputs`` and the reader's code (``vision/*.py``): a changed reader measures again.
+
+    Args:
+        cache (Path): The folder of kept figures.
+        kind (str): What was measured.
+        *inputs (Path | str): Files (hashed by content) and settings (by their text).
+    """
+    digest = hashlib.sha256()
+    for part in (*inputs, *sorted((REPO_ROOT / "vision").glob("*.py"))):
+        digest.update(part.read_bytes() if isinstance(part, Path) else part.encode())
+    return cache / f"{kind}-{digest.hexdigest()[:16]}.json"
+
+
+def _kept(kept: Path, measure: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The figures kept in ``kept``, measured (and kept) the first time."""
+    if not kept.exists():
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(measure(), indent=1))
+    figures: dict[str, Any] = json.loads(kept.read_text())
+    return figures
+
+
+def older_scene_figures(
+    models: Path, faces: Path, cache: Path, recipe: Recipe = RECIPE
+) -> dict[str, Any]:
     """Precision and recall of the certain cards the reader with ``models`` reads on whole photos.
 
     The photos come from the older scene generator (:func:`vision.synth.scene.make_scene`, clean,
@@ -194,10 +227,27 @@ def older_scene_figures(models: Path, faces: Path, recipe: Recipe = RECIPE) -> d
     the printed decks under ``faces`` and as many from the procedural ones. Run 6 passed the
     chunk gate on today's generator and lost a fifth of these cards (``models/README.md``).
 
+    The figures are kept in ``cache``, named by a hash of both models, the decks and the
+    recipe's photos, and read from there next time.
+
     Returns:
         (dict): ``{"printed": {"precision": p, "recall": r}, "procedural": {...}}``, a kind with
         no deck under ``faces`` left out.
     """
+    photos = json.dumps([deck_names(faces, recipe), recipe.held_seed, recipe.older_scenes])
+    kept = _kept_file(
+        cache,
+        "older",
+        models / "card_classifier.onnx",
+        models / "card_classifier.json",
+        models / "index_detector.onnx",
+        photos,
+    )
+    return _kept(kept, lambda: _read_older_scenes(models, faces, recipe))
+
+
+def _read_older_scenes(models: Path, faces: Path, recipe: Recipe) -> dict[str, Any]:
+    """:func:`older_scene_figures`, measured."""
     import numpy as np
 
     from vision.evaluate import SubsetScore
@@ -229,19 +279,19 @@ def held_out_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
 
     The figures are kept in ``cache`` (:func:`figures_file`) and read from there next time.
     """
-    kept = figures_file(models, held, cache)
-    if not kept.exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        fresh = kept.with_suffix(".tmp")
-        subprocess.run(
-            [sys.executable, str(REPO_ROOT / "benchmarks" / "classifier_conditions.py"),
-             "--data", str(held), "--json", str(fresh), str(models)],
-            check=True,
-        )  # fmt: skip
-        kept.write_text(json.dumps(json.loads(fresh.read_text())[str(models)], indent=1))
-        fresh.unlink()
-    figures: dict[str, Any] = json.loads(kept.read_text())
-    return figures
+
+    def measure() -> dict[str, Any]:
+        with tempfile.TemporaryDirectory() as scratch:
+            fresh = Path(scratch) / "figures.json"
+            subprocess.run(
+                [sys.executable, str(REPO_ROOT / "benchmarks" / "classifier_conditions.py"),
+                 "--data", str(held), "--json", str(fresh), str(models)],
+                check=True,
+            )  # fmt: skip
+            figures: dict[str, Any] = json.loads(fresh.read_text())[str(models)]
+        return figures
+
+    return _kept(figures_file(models, held, cache), measure)
 
 
 def run_chunk(
@@ -266,7 +316,7 @@ def run_chunk(
         (Verdict): Whether the candidate (``runs/NNN/models``) should replace ``base``.
 
     Raises:
-        ValueError: ``faces`` holds fewer decks than the recipe's, or a scene set already there
+        ChunkError: ``faces`` holds fewer decks than the recipe's, or a scene set already there
             was drawn from other decks.
     """
     import torch
@@ -300,13 +350,13 @@ def run_chunk(
             minutes=recipe.minutes, seed=seed, models_dir=models, project=out,
             init=base / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
         )  # fmt: skip
-        shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
+    shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
     phase("train", t0)
     t0 = time.time()
     shipped = held_out_figures(base, held, runs)
-    shipped["older"] = older_scene_figures(base, faces, recipe)
+    shipped["older"] = older_scene_figures(base, faces, runs, recipe)
     candidate = held_out_figures(models, held, runs)
-    candidate["older"] = older_scene_figures(models, faces, recipe)
+    candidate["older"] = older_scene_figures(models, faces, runs, recipe)
     phase("held-out check", t0)
     verdict = judge(candidate, shipped)
     record["figures"] = {"shipped": shipped, "candidate": candidate}
@@ -320,10 +370,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("chunk", type=int, help="chunk number, from 1")
     ap.add_argument("--base", type=Path, default=MODELS_DIR, help="models folder to improve on")
+    faces = CACHE_DIR / "faces"
+    ap.add_argument("--faces", type=Path, default=faces, help=f"rendered decks (default: {faces})")
     a = ap.parse_args()
-    if a.chunk < 1:
-        ap.error(f"chunks are numbered from 1, not {a.chunk}")
-    verdict = run_chunk(a.chunk, base=a.base)
+    try:
+        verdict = run_chunk(a.chunk, base=a.base, faces=a.faces)
+    except ChunkError as error:
+        ap.error(str(error))
     print("\n".join(verdict.reasons))
     out = f"runs/chunks/{a.chunk:03d}/models"
     if verdict.ship:

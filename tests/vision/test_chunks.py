@@ -85,6 +85,16 @@ def test_scenes_drawn_from_other_decks_are_refused(tmp_path: Path, proc_faces) -
         run_chunk(1, tiny, MODELS_DIR, tmp_path / "runs", tmp_path / "datasets", proc_faces)
 
 
+def test_a_chunk_without_its_decks_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr("sys.argv", ["vision.chunks", "4", "--faces", str(tmp_path)])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert f"{tmp_path} holds 0 rendered decks, the recipe draws from 30" in capsys.readouterr().err
+
+
 def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
     monkeypatch.setattr("sys.argv", ["vision.chunks", "0"])
     with pytest.raises(SystemExit) as exc:
@@ -113,9 +123,12 @@ def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc
     candidate = tmp_path / "runs" / "003" / "models"
     assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
     assert (tmp_path / "datasets" / "held41" / "meta" / "val.jsonl").exists()
-    # a rerun continues: the trained candidate is kept, not trained again
+    # a rerun continues: the trained candidate is kept, not trained again, and the detector it
+    # reads with is there even when the run stopped between the export and the copy
     trained = (candidate / "card_classifier.onnx").stat().st_mtime_ns
+    (candidate / "index_detector.onnx").unlink()
     assert run_chunk(*args) == verdict
     assert (candidate / "card_classifier.onnx").stat().st_mtime_ns == trained
-    # each classifier read the held-out scenes once: the shipped one, the candidate
+    # each classifier read the held-out scenes and the older photos once: the shipped, the candidate
     assert len(list((tmp_path / "runs").glob("held-*.json"))) == 2
+    assert len(list((tmp_path / "runs").glob("older-*.json"))) == 2
