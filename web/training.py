@@ -54,7 +54,7 @@ _MAX_ID = 2**31 - 1
 """The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
 HANDED_BACK_FOR = 3600.0
 """Seconds an unanswered drill is dealt again, rather than a new one, to a player asking for
-the same kind (at the same difficulty and pace): reloading the page deals no new rows."""
+the same kind in practice (at the same difficulty): reloading the page deals no new rows."""
 DEALS_PER_MINUTE = 60
 """New drills a player may be dealt in a minute (the app's ``DEALS_PER_MINUTE`` setting; 0 for
 no limit): one a second, faster than anyone counts a hand."""
@@ -128,8 +128,11 @@ _IDLE_GUESTS = delete(PLAYERS).where(
         or_(DRILLS.c.dealt_at >= bindparam("since"), DRILLS.c.id == _NEWEST_DRILL),
     ),
 )
-_MODES_DEALT = {"practice": ("practice", "review"), "sprint": ("sprint",)}
-"""The modes of the drills a request for each mode deals (practice brings missed deals back)."""
+_HANDED_BACK = {"practice": ("practice", "review")}
+"""The modes of the unanswered drills handed back to a request for each mode (practice brings
+missed deals back). Sprint hands never come back: every sprint ends on a hand left unanswered
+when its clock stops, which would be the next sprint's first, already seen and counted as the
+last sprint's."""
 
 
 TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
@@ -187,17 +190,17 @@ def deal_next(
 ) -> Row[Any]:
     """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
 
-    The player's latest drill of ``kind`` comes back while it is unanswered, dealt within
-    :data:`HANDED_BACK_FOR` at this difficulty and pace. Otherwise, in practice, a missed deal
-    that is due comes back first; else the deal aims at the player's weak spots
-    (:func:`trainer.weak_spots.choose_focus`).
+    In practice, the player's latest drill of ``kind`` comes back while it is unanswered, dealt
+    within :data:`HANDED_BACK_FOR` at this difficulty (a sprint's hands are always new).
+    Otherwise, in practice, a missed deal that is due comes back first; else the deal aims at
+    the player's weak spots (:func:`trainer.weak_spots.choose_focus`).
 
     Raises:
         werkzeug.exceptions.TooManyRequests: (with ``Retry-After``) a new drill would be the
             player's ``per_minute + 1``-th in a minute.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
-    pending = _pending(db, player_id, kind, difficulty, mode)
+    pending = _pending(db, player_id, kind, difficulty, mode) if mode in _HANDED_BACK else None
     if pending is not None:
         return pending
     _check_pace(db, player_id, per_minute)
@@ -220,7 +223,7 @@ def _pending(
     db: Session, player_id: int, kind: str, difficulty: Difficulty, mode: str
 ) -> Row[Any] | None:
     """The player's latest drill like the one asked for, if it is still to be answered."""
-    like = {"kind": kind, "difficulty": difficulty.value, "modes": _MODES_DEALT[mode]}
+    like = {"kind": kind, "difficulty": difficulty.value, "modes": _HANDED_BACK[mode]}
     drill = db.connection().execute(_LATEST_LIKE, {"player_id": player_id, **like}).first()
     if drill is None or drill.answer_id is not None:
         return None

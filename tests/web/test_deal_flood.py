@@ -61,6 +61,13 @@ def test_asking_again_hands_back_the_unanswered_drill(client: FlaskClient) -> No
     assert deal(client, "hand")["id"] != first["id"]
 
 
+def test_a_sprint_starts_on_a_new_hand(client: FlaskClient) -> None:
+    """A sprint ends on a hand left unanswered when its clock stops: the next sprint does not
+    start on it (seen already, and counted in the last sprint by its deal time)."""
+    last = deal(client, "hand", mode="sprint")
+    assert deal(client, "hand", mode="sprint")["id"] != last["id"]
+
+
 def test_a_flood_of_deals_stores_one_drill(app: Flask, client: FlaskClient) -> None:
     """One guest cookie dealing as fast as it can (1,010 deals a second made 15,230 rows in
     15 s) gets its one drill back each time: one row."""
