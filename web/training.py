@@ -17,6 +17,7 @@ import threading
 import time
 from typing import Any, cast
 
+from flask import current_app
 from sqlalchemy import (
     Integer,
     Row,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import TooManyRequests
 
@@ -40,7 +42,7 @@ from trainer.errors import InvalidAnswerError
 from trainer.grading import Grade, grade
 from trainer.weak_spots import Tally
 
-from .db import writing
+from .db import DatabaseUnavailable, writing
 from .models import Answer, Drill, Player, Skill
 
 REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
@@ -465,11 +467,18 @@ class PurgeSchedule:
         self._running = threading.Lock()
 
     def run_if_due(self, db: Session) -> tuple[int, int] | None:
-        """Purge if it is due and no other thread is purging: what :func:`purge` returns."""
+        """Purge if it is due and no other thread is purging: what :func:`purge` returns.
+
+        A purge that fails is logged and waits for the next hour; the deal that ran it goes on.
+        """
         if time.time() < self.due or not self._running.acquire(blocking=False):
             return None
         try:
-            self.due = time.time() + PURGE_EVERY  # a failed purge waits for the next hour too
+            self.due = time.time() + PURGE_EVERY
             return purge(db)
+        except (SQLAlchemyError, DatabaseUnavailable):
+            db.rollback()
+            current_app.logger.exception("the hourly purge failed; it runs again in an hour")
+            return None
         finally:
             self._running.release()

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import OperationalError
 
 import web.training
 from web.db import get_session, writing
@@ -170,6 +171,21 @@ def test_purges_ride_on_deals_at_most_once_an_hour(
     with app.app_context():
         assert get_session().get(Drill, expired) is None
     assert _count(app, Drill) == 2
+
+
+def test_a_purge_that_fails_does_not_fail_the_deal(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The purge is housekeeping: when its delete meets a locked database, the deal that ran it
+    is still dealt, and the failure is logged."""
+
+    def locked(db: object) -> tuple[int, int]:
+        raise OperationalError("DELETE FROM drills", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(web.training, "purge", locked)
+    reply = client.get("/api/drills/next?kind=hand")
+    assert reply.status_code == 200 and reply.json["kind"] == "hand"
+    assert "the hourly purge failed" in caplog.text
 
 
 def test_purged_ids_are_never_dealt_again(app: Flask) -> None:
