@@ -31,11 +31,25 @@ def checked(values: Mapping[str, str], name: str) -> bool:
     return values.get(name, "") not in ("", "0", "false")
 
 
+UTC_OFFSET_COOKIE = "crib_utc_offset"
+"""The cookie in which every page (``static/clock.js``) keeps the browser's offset from UTC."""
+
+
+def players_today() -> str:
+    """Today in the player's time zone, as the daily challenge's page counts it.
+
+    UTC for a browser that has not said its zone, or said one that does not exist.
+    """
+    offset = request.cookies.get(UTC_OFFSET_COOKIE, "")
+    minutes = int(offset) if offset.lstrip("-").isdigit() and len(offset) <= 5 else 0
+    return training.today(minutes if -840 <= minutes <= 720 else 0)
+
+
 @bp.get("/")
 def home() -> str:
     """The start page: where the player stands today, then the drills and calculators."""
     player = current_player()
-    today = training.today()
+    today = players_today()
     standing = None if player is None else _standing(get_session(), player.id, today)
     return render_template("pages/home.html", today=today, standing=standing)
 
@@ -127,7 +141,7 @@ def history() -> str:
     if player is None:
         return render_template("pages/history.html", player=None)
     db = get_session()
-    today = training.today()
+    today = players_today()
     start = progress.week_of(today)
     calendar_from = _weeks_before(start, CALENDAR_WEEKS - 1)
     results = progress.daily_results(db, player.id, calendar_from)
@@ -192,5 +206,5 @@ def progress_page() -> str:
         ),
         weak=[(c, s) for c, s in ranked if s.missed][:3],
         by_kind=progress.drills_by_kind(db, player.id),
-        streak=progress.streak(progress.completed_dailies(db, player.id), training.today()),
+        streak=progress.streak(progress.completed_dailies(db, player.id), players_today()),
     )

@@ -140,9 +140,13 @@ last sprint's."""
 TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
 
 
-def today() -> str:
-    """Today's date (UTC) as ``YYYY-MM-DD``."""
-    return datetime.datetime.now(datetime.UTC).date().isoformat()
+def today(utc_offset: int = 0) -> str:
+    """Today's date as ``YYYY-MM-DD``, in UTC or ``utc_offset`` minutes behind it.
+
+    The offset is JavaScript's ``getTimezoneOffset``: 300 in New York in winter.
+    """
+    now = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=utc_offset)
+    return now.date().isoformat()
 
 
 def drill_json(drill: Row[Any]) -> dict[str, Any]:

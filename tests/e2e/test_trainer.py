@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, scroll_width, strict_context
@@ -414,6 +415,19 @@ def test_discard_reason_in_words(desktop: Page, server: str) -> None:
     answer_by_keyboard(page, drill, None)
     reason = grade(Deal.from_json(drill), {"discard": best_throw(drill)}).reason
     expect(page.locator("#say .note")).to_have_text([reason] if reason else [])
+
+
+@pytest.mark.parametrize(("zone", "offset"), [("Pacific/Kiritimati", -840), ("Etc/GMT+12", 720)])
+def test_pages_tell_the_trainer_the_browsers_time_zone(
+    browser: Browser, server: str, zone: str, offset: int
+) -> None:
+    """Every page keeps the browser's offset from UTC in a cookie, so that the home page's
+    "today" is the day the daily page plays (the browser's date)."""
+    context, problems = strict_context(browser, timezone_id=zone)
+    context.new_page().goto(f"{server}/score")
+    assert {c["name"]: c["value"] for c in context.cookies()}["crib_utc_offset"] == str(offset)
+    context.close()
+    assert problems == []
 
 
 def test_home_and_history_after_a_daily(browser: Browser, server: str, shots: Path) -> None:

@@ -56,6 +56,27 @@ def test_home_says_where_the_player_stands(client: FlaskClient) -> None:
     assert re.search(r'streak <strong id="streak">1</strong>.*best <strong>1</strong>', home)
 
 
+def test_home_counts_today_in_the_players_time_zone(client: FlaskClient) -> None:
+    """The daily page plays the challenge of the browser's date, which for hours a day is not
+    UTC's (an evening in America, a morning in Asia): the home page, told the zone by the
+    pages' cookie, says that challenge is today's and done."""
+    now = datetime.datetime.now(datetime.UTC)
+    offset = 720 if now.hour < 12 else -840  # UTC-12 before noon, UTC+14 after: another date
+    local = (now - datetime.timedelta(minutes=offset)).date().isoformat()
+    assert local != now.date().isoformat()
+    for drill in client.get(f"/api/daily?date={local}").json["drills"]:
+        reply = client.post(f"/api/drills/{drill['id']}/answer", json=right_answer(drill))
+        assert reply.status_code == 200
+    assert "Today’s challenge: not played yet" in client.get("/").text  # the zone unknown: UTC
+    client.set_cookie("crib_utc_offset", str(offset))
+    home = client.get("/").text
+    assert re.search(r"Today’s challenge: <strong>done, 6/6 in \d:\d\d</strong>", home)
+    assert re.search(r'streak <strong id="streak">1</strong>', home)
+    for nonsense in ("abc", "99999", "-0x10", "1e3"):
+        client.set_cookie("crib_utc_offset", nonsense)
+        assert "Today’s challenge: not played yet" in client.get("/").text
+
+
 @pytest.fixture
 def player(app: Flask, client: FlaskClient) -> Iterator[int]:
     """A guest who has been dealt one drill (so has an id), in the app's context."""
