@@ -272,6 +272,8 @@ def init_app(app: Flask) -> None:
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
     if app.config["RATELIMIT_ENABLED"] and uri.startswith("async+"):  # limits' asyncio prefix
         raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
+    if uri.startswith(DATABASE_STORAGE) and uri != DATABASE_STORAGE:
+        raise ConfigurationError(f"{uri}: the trainer's own database is {DATABASE_STORAGE} alone")
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:
         limiter.init_app(app)

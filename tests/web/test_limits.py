@@ -289,7 +289,7 @@ def test_unknown_usernames_take_as_long_as_known_ones(app: Flask, auth: AuthActi
     assert unknown_time > known_time / 2
 
 
-@pytest.mark.parametrize("storage", ["bogus://", "async+memory://"])
+@pytest.mark.parametrize("storage", ["bogus://", "async+memory://", "database:///x"])
 @pytest.mark.slow
 def test_serve_refuses_a_storage_it_cannot_use_in_one_line(tmp_path: Path, storage: str) -> None:
     """``crib serve`` with a rate-limit storage it cannot use: exit status 2 and one line."""
