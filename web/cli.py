@@ -84,7 +84,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
     from .schema import SchemaError
-    from .serve import ServeError, prepare
+    from .serve import ServeError, address, prepare
 
     try:
         server = prepare(args.host, args.port, args.workers, args.threads)
@@ -96,7 +96,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     except ServeError as error:
         print(f"crib serve: error: {error}", file=sys.stderr)
         return EXIT_CANNOT_START
-    print(f"The trainer is at http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=out)
+    print(f"The trainer is at http://{address(args.host, args.port)}/ (Ctrl+C stops it)", file=out)
     out.flush()
     server.run()
     return 0

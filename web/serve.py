@@ -16,6 +16,7 @@ import errno
 import ipaddress
 import signal
 import socket
+import sys
 from typing import Any
 
 from flask import Flask
@@ -100,6 +101,15 @@ def check_port_free(host: str, port: int) -> None:
             raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
+def address(host: str, port: int) -> str:
+    """``host:port`` as gunicorn binds it and a URL names it (an IPv6 host in brackets).
+
+    >>> address("127.0.0.1", 8000), address("::1", 8000)
+    ('127.0.0.1:8000', '[::1]:8000')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def _die_with_the_master(_arbiter: Any, _worker: Any) -> None:
     """Make the worker die the moment its master dies (gunicorn's ``post_fork`` hook).
 
@@ -108,6 +118,8 @@ def _die_with_the_master(_arbiter: Any, _worker: Any) -> None:
     failed with "Address already in use". An answer is stored before it is acknowledged, so
     the requests cut short lose nothing a client was told was kept.
     """
+    if sys.platform != "linux":  # prctl is Linux's
+        return
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -115,7 +127,7 @@ def _die_with_the_master(_arbiter: Any, _worker: Any) -> None:
 def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
     """The settings ``crib serve`` runs gunicorn with."""
     return {
-        "bind": f"{host}:{port}",
+        "bind": address(host, port),
         "workers": workers,
         "worker_class": "gthread",
         "threads": threads,

@@ -142,6 +142,38 @@ def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # a real server
+def test_serve_on_ipv6_loopback(tmp_path: Path) -> None:
+    """``crib serve --host ::1`` listens on IPv6's loopback and says where in a URL that works
+    (gunicorn took ``::1:8000`` for a host without a port)."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "CRIB_DATABASE_URL": f"sqlite:///{tmp_path / 'trainer.sqlite'}",
+        "CRIB_SECRET_KEY": "serve-test",
+    }
+    command = [sys.executable, "-m", "crib", "serve", "--host", "::1", "--port", str(port)]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment
+    ) as process:
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert line.startswith(f"The trainer is at http://[::1]:{port}/ ")
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://[::1]:{port}/score", timeout=5) as reply:
+                        assert reply.status == 200
+                        break
+                except OSError:
+                    assert process.poll() is None, "crib serve stopped"
+                    assert time.monotonic() < deadline, "no answer on [::1]"
+                    time.sleep(0.2)
+        finally:
+            process.terminate()
+
+
+@pytest.mark.slow  # a real server
 def test_workers_leave_the_port_when_their_master_is_killed(tmp_path: Path) -> None:
     """After ``kill -9`` of the master its workers go at once, so a restart can listen again;
     they used to serve the connections in hand (here a slow client's) for the 20 s graceful
