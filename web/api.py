@@ -255,12 +255,15 @@ def answer(drill_id: int) -> dict[str, Any]:
         abort(404, f"no drill {drill_id}")
     if drill.player_id != session_player_id():
         abort(403, f"drill {drill_id} was dealt to another player")
+    already = f"drill {drill_id} is already answered"
     if training.expired(drill):
+        if training.answered(db, [drill_id]):
+            abort(409, already)
         abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
         grade, seconds = training.record_answer(db, drill, data)
     except IntegrityError:  # rolled back (web.db.writing)
-        abort(409, f"drill {drill_id} is already answered")
+        abort(409, already)
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
     if drill.kind in ("hand", "crib"):
         result["say"] = spoken_count(grade.items)

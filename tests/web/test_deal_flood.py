@@ -114,13 +114,17 @@ def test_the_deal_limit_is_a_setting(app: Flask, client: FlaskClient) -> None:
 
 
 def test_an_expired_drill_cannot_be_answered(app: Flask, client: FlaskClient) -> None:
-    """A practice drill dealt over a day ago is a 410 (it is about to be purged); a daily
-    challenge's drill does not expire."""
+    """A practice drill dealt over a day ago is a 410 (it is about to be purged), unless it
+    was answered: that is a 409, as on the day; a daily challenge's drill does not expire."""
     drill = deal(client, "hand")
+    done = deal(client, "crib")
+    assert _answer(client, done) == 200
     daily = client.get("/api/daily").json["drills"][0]
-    _age(app, Drill, [drill["id"], daily["id"]], EXPIRES_AFTER + 1)
+    _age(app, Drill, [drill["id"], done["id"], daily["id"]], EXPIRES_AFTER + 1)
     late = client.post(f"/api/drills/{drill['id']}/answer", json={"points": 2})
     assert late.status_code == 410 and "expired" in late.json["error"]
+    again = client.post(f"/api/drills/{done['id']}/answer", json={"points": 2})
+    assert again.status_code == 409 and "already answered" in again.json["error"]
     assert _answer(client, daily) == 200
 
 
