@@ -4,10 +4,10 @@
 it on gunicorn, see :mod:`web.serve`). Settings: ``CRIB_SECRET_KEY`` and ``CRIB_DATABASE_URL``
 in the environment, or ``SECRET_KEY`` and ``DATABASE_URL`` in ``instance/config.py``.
 
-Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``), ``practice``
-(``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``), ``auth``
-(``/auth/register``, ``/auth/login``, ``/auth/logout``) and ``photo`` (``/photo``,
-``POST /api/read``).
+Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``, ``/history``),
+``practice`` (``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``,
+``POST /api/read`` included), ``auth`` (``/auth/register``, ``/auth/login``, ``/auth/logout``,
+``/auth/password``) and ``photo`` (``/photo``).
 """
 
 from __future__ import annotations

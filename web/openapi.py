@@ -296,9 +296,10 @@ def _errors(*codes: int) -> dict[str, Schema]:
         410: "The drill has expired (a practice drill dealt over a day ago)",
         413: "The body is too large",
         415: "Not a JSON body",
-        429: "Too many new players from one address, or new deals for one player in a minute:"
-        " wait (Retry-After)",
-        503: "The database (or, for photos, the card reader) is unavailable: nothing was stored",
+        429: "Too many new players or photo reads from one address, or new deals for one player"
+        " in a minute: wait (Retry-After)",
+        503: "The database is unavailable (nothing was stored), or for photos the card reader is"
+        " unavailable or busy with as many reads as it runs at once (Retry-After)",
     }
     return {str(code): _reply("Error", meaning[code]) for code in (*codes, 503)}
 
@@ -451,7 +452,10 @@ PATHS: dict[str, Schema] = {
                     }
                 },
             },
-            "responses": {"200": _reply("Reading", "The cards read"), **_errors(400, 403, 413)},
+            "responses": {
+                "200": _reply("Reading", "The cards read"),
+                **_errors(400, 403, 413, 429),
+            },
         }
     },
 }
