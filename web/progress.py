@@ -257,15 +257,18 @@ def daily_summary(
     if len(answers) < len(dealt):
         return summary
     marks = "".join("🟩" if answers[d.id].correct else "🟥" for d in dealt)
-    right = sum(a.correct for a in answers.values())
-    seconds = sum(a.seconds for a in answers.values())
+    result = DailyResult(
+        date,
+        len(answers),
+        sum(a.correct for a in answers.values()),
+        sum(a.seconds for a in answers.values()),
+    )
     run = streak(completed_dailies(db, player_id), date)
-    clock = f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
     summary |= {
         "complete": True,
-        "score": right,
-        "seconds": round(seconds, 1),
+        "score": result.right,
+        "seconds": round(result.seconds, 1),
         "streak": run,
-        "share": f"Cribbage count {date}\n{marks} {right}/{len(dealt)} in {clock}\nStreak {run}",
+        "share": f"Cribbage count {date}\n{marks} {result}\nStreak {run}",
     }
     return summary
