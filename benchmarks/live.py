@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,11 +162,13 @@ def measure(browser: Browser, url: str, clients: int, args: argparse.Namespace) 
 
 
 def percentile(values: list[float], share: float) -> float:
-    """The value ``share`` of the way up ``values`` (nearest rank); NaN when empty."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+    """The value ``share`` of the way up ``values``, interpolated as NumPy does (the median of
+    an even count is the mean of the middle two); NaN when empty.
+
+    >>> percentile([4.0, 1.0, 3.0, 2.0], 0.5), percentile([float(v) for v in range(1, 11)], 0.9)
+    (2.5, 9.1)
+    """
+    return float(np.percentile(values, 100 * share)) if values else float("nan")
 
 
 def main() -> None:
