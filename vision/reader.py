@@ -25,10 +25,10 @@ small indices); each index is cut from the full-resolution photo and named by th
 the four readings are averaged. Detections of one identity that are plausibly the same physical
 card (its two corners) are merged, and each card notes the light card face its indices lie on
 (:mod:`vision.bodies`: cards that overlap share one). A card none of whose corners is read
-with certainty (:mod:`vision.certainty`: probability, agreement of a second reading under the
-other normalisation, stricter for blurred or clipped crops) is returned with ``uncertain=True``
-instead of being guessed. The starter is the card set apart from the rest (farthest from the
-centroid of the others by a clear margin); callers may override it.
+with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
+clipped crops; a second reading under the other normalisation is available, off) is returned
+with ``uncertain=True`` instead of being guessed. The starter is the card set apart from the
+rest (farthest from the centroid of the others by a clear margin); callers may override it.
 """
 
 from __future__ import annotations
@@ -375,13 +375,18 @@ class CardReader:
         270 degrees (the classifier was trained on indices at every angle)
         and the four probability vectors are averaged, which steadies the uncertain readings.
         """
-        if len(boxes) == 0:
+        return self._classify(self._crops(image, boxes))
+
+    def _classify(self, crops: np.ndarray) -> np.ndarray:
+        """:meth:`classify` of the crops as photographed (stretched first if the model was)."""
+        if len(crops) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        crops = self._crops(image, boxes)
         return self._read_crops(normalize_crops(crops) if self.normalize else crops)
 
     def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The uint8 BGR crops (N, S, S, 3) around ``boxes``, as photographed."""
+        if len(boxes) == 0:
+            return np.zeros((0, self.crop_size, self.crop_size, 3), np.uint8)
         return np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
@@ -428,12 +433,15 @@ class CardReader:
         read with less than ``certainty.reread_below`` is read again under the other
         normalisation (:func:`vision.certainty.second_view`), turned as :meth:`classify` does.
         """
-        if len(boxes) == 0:
+        return self._evidence(self._crops(image, boxes), probs)
+
+    def _evidence(self, crops: np.ndarray, probs: np.ndarray) -> CropEvidence:
+        """:meth:`evidence` of the crops as photographed."""
+        if len(crops) == 0:
             empty = np.zeros(0)
             return CropEvidence(empty, empty, np.zeros(0, np.int64))
-        crops = self._crops(image, boxes)
         clipped, sharpness = crop_quality(crops)
-        second = np.full(len(boxes), NOT_READ_AGAIN, np.int64)
+        second = np.full(len(crops), NOT_READ_AGAIN, np.int64)
         again = np.flatnonzero(probs.max(1) < self.certainty.reread_below)
         if len(again):
             view = second_view(crops[again], self.normalize)
@@ -459,10 +467,11 @@ class CardReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         with self._lock:
             boxes, det_scores = self.detect(image)
-            probs = self.classify(image, boxes)
+            crops = self._crops(image, boxes)
+            probs = self._classify(crops)
             on_card = self.on_cards(image, boxes, probs)  # not a corner index, or not on a card
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
-            sure = self.certainty.sure(probs, self.evidence(image, boxes, probs))
+            sure = self.certainty.sure(probs, self._evidence(crops[on_card], probs))
         cand = []
         # by a detection's box: its likeliest readings, and whether it is read with certainty
         choices: dict[Box, tuple[str, ...]] = {}
@@ -478,7 +487,7 @@ class CardReader:
                 c,
                 conf,
                 _scaled(b, scale),
-                not any(certain[corner] for corner in corners),  # two corners agreeing suffice
+                not any(certain[corner] for corner in corners),  # one certain corner suffices
                 tuple(_scaled(corner, scale) for corner in corners),
                 choices=choices[b],
             )

@@ -89,8 +89,8 @@ def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.Monkey
     probs = np.zeros((2, len(reader.classes)), np.float32)
     probs[:, reader.classes.index("5H")] = (0.6, 0.75)
     monkeypatch.setattr(reader, "detect", lambda _img: (boxes, np.array([0.9, 0.5], np.float32)))
-    monkeypatch.setattr(reader, "classify", lambda _img, _boxes: probs)
-    monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p: _evidence(2))
+    monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
+    monkeypatch.setattr(reader, "_evidence", lambda _c, _p: _evidence(2))
     monkeypatch.setattr(reader, "certainty", Certainty(0.7))
     (card,) = reader.read(image).cards
     assert (card.card, round(card.confidence, 2), len(card.corners)) == ("5H", 0.6, 2)
@@ -110,12 +110,12 @@ def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
     five = reader.classes.index("5S")
     probs[0, five] = 0.8
     monkeypatch.setattr(reader, "detect", lambda _img: (box, np.array([0.9], np.float32)))
-    monkeypatch.setattr(reader, "classify", lambda _img, _boxes: probs)
+    monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
     monkeypatch.setattr(reader, "certainty", Certainty(reread_below=0.9))
     first = reader.evidence(image, box, probs)
     assert first.second[0] != NOT_READ_AGAIN
     for second, uncertain in ((five, False), (five + 1, True)):
         ev = CropEvidence(first.clipped, first.sharpness, np.array([second]))
-        monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p, e=ev: e)
+        monkeypatch.setattr(reader, "_evidence", lambda _c, _p, e=ev: e)
         (card,) = reader.read(image).cards
         assert (card.card, card.uncertain) == ("5S", uncertain)
