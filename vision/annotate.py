@@ -13,7 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from trainer.table import Role, group_names
+from trainer.table import Role
 
 Color = tuple[int, int, int]
 Rect = tuple[int, int, int, int]
@@ -98,10 +98,10 @@ def label_layout(
     _, _, margin = _sizes(shape)
     roles = [Role(g["role"]) if g["role"] else None for g in groups]
     placed: list[Label] = []
-    for k, (name, role, group) in enumerate(zip(group_names(roles), roles, groups, strict=True)):
+    for role, group in zip(roles, groups, strict=True):
         if group["box"] is None:  # a starter the player typed
             continue
-        text = name.removeprefix("the ") if role else f"group {k + 1}"
+        text = group["name"].removeprefix("the ")
         if group["score"] is not None:
             text += f": {group['score']['total']}"
         color = _GROUP[role] if role else _UNNAMED
@@ -125,7 +125,8 @@ def annotate(
 ) -> np.ndarray:
     """A copy of ``image`` with the cards' boxes and labels and the groups' outlines drawn.
 
-    Each card is labelled ``5♥ 0.97``; each group with its role and score (``hand 1: 29``).
+    Each card is labelled with its code (``5H``), and its confidence where it is uncertain or
+    outside show mode (``5H? 0.62``); each group with its name and score (``hand 1: 29``).
 
     Args:
         image (np.ndarray): The photo, BGR.

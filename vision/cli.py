@@ -200,13 +200,9 @@ def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: P
 
 def _format_table(photo: str, summary: dict[str, Any]) -> str:
     """Each group with its cards and its breakdown, then the question or why no score."""
-    from trainer.table import Role, group_names
-
-    groups = summary["groups"]
     count = len(summary["cards"])
     lines = [f"{photo}: {count} card{'' if count == 1 else 's'} read ({summary['rules']})"]
-    roles = [Role(g["role"]) if g["role"] else None for g in groups]
-    for k, (name, group) in enumerate(zip(group_names(roles), groups, strict=True)):
+    for group in summary["groups"]:
         read = [summary["cards"][i] for i in group["card_indices"]]
         cards = " ".join(f"{c['card']}{'?' if c['uncertain'] else ''}" for c in read)
         if not read:  # a starter the player typed
@@ -215,8 +211,7 @@ def _format_table(photo: str, summary: dict[str, Any]) -> str:
         total = "" if score is None else f"  {score['total']}"
         if group["crib_score"] is not None:  # while the crib is asked and a crib flush differs
             total += f" ({group['crib_score']['total']} if it is the crib)"
-        shown = name.removeprefix("the ") if group["role"] else f"group {k + 1}"
-        lines.append(f"{shown}: {cards}{total}")
+        lines.append(f"{group['name'].removeprefix('the ')}: {cards}{total}")
         if score is not None:
             lines += [
                 f"  {i['kind']:<18} {' '.join(i['cards']):<16} {i['points']:>2}"

@@ -90,7 +90,7 @@ def summarize_table(reading: Reading, layout: Layout) -> dict[str, Any]:
 
     Returns:
         (dict): ``{"rules": "six-card", "groups": [{"role": "hand" | "crib" | "starter" |
-        None, "cards": [...], "card_indices": [...], "box": [x1, y1, x2, y2] | None,
+        None, "name": "hand 1", "cards": [...], "card_indices": [...], "box": [...] | None,
         "score": {...} | None, "crib_score": {...} | None}], "question": {"kind", "text",
         "choices"} | None, "left_out": [card indices], "note": str}``.
     """
