@@ -20,8 +20,9 @@ from trainer.rules import SIX_CARD, get_rules
 from trainer.show import score_typed, spoken_count
 from trainer.table import Group, score_table
 
-from . import progress, training
+from . import clock, progress, training
 from .auth import as_player, session_player_id
+from .clock import players_today
 from .db import get_session
 from .openapi import DOCUMENT
 
@@ -261,7 +262,7 @@ def answer(drill_id: int) -> dict[str, Any]:
             abort(409, already)
         abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
-        grade, seconds = training.record_answer(db, drill, data)
+        grade, seconds = training.record_answer(db, drill, data, players_today())
     except IntegrityError:  # rolled back (web.db.writing)
         abort(409, already)
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
@@ -274,9 +275,9 @@ def answer(drill_id: int) -> dict[str, Any]:
 
 
 def _daily_date() -> str:
-    """``?date=`` (the player's local date, within a day of UTC) or today's UTC date."""
-    today = training.today()
-    date = request.args.get("date", today)
+    """``?date=`` (the player's local date, within a day of UTC) or the player's today."""
+    today = clock.today()
+    date = request.args.get("date", players_today())
     try:
         day = datetime.date.fromisoformat(date)
     except ValueError:

@@ -19,8 +19,9 @@ from trainer.rules import RULESETS, SIX_CARD, get_rules
 from trainer.show import Breakdown, score_typed
 from trainer.weak_spots import Tally
 
-from . import charts, practice, progress, training
+from . import charts, practice, progress
 from .auth import current_player
+from .clock import players_today
 from .db import get_session
 
 bp = Blueprint("pages", __name__)
@@ -29,20 +30,6 @@ bp = Blueprint("pages", __name__)
 def checked(values: Mapping[str, str], name: str) -> bool:
     """A checkbox or URL flag: on unless missing, empty, ``0`` or ``false``."""
     return values.get(name, "") not in ("", "0", "false")
-
-
-UTC_OFFSET_COOKIE = "crib_utc_offset"
-"""The cookie in which every page (``static/clock.js``) keeps the browser's offset from UTC."""
-
-
-def players_today() -> str:
-    """Today in the player's time zone, as the daily challenge's page counts it.
-
-    UTC for a browser that has not said its zone, or said one that does not exist.
-    """
-    offset = request.cookies.get(UTC_OFFSET_COOKIE, "")
-    minutes = int(offset) if offset.lstrip("-").isdigit() and len(offset) <= 5 else 0
-    return training.today(minutes if -840 <= minutes <= 720 else 0)
 
 
 @bp.get("/")

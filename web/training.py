@@ -9,7 +9,6 @@ session's connection (``Session.execute`` adds ORM bookkeeping: ~70 us a stateme
 
 from __future__ import annotations
 
-import datetime
 import functools
 import math
 import random
@@ -138,15 +137,6 @@ last sprint's."""
 
 
 TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
-
-
-def today(utc_offset: int = 0) -> str:
-    """Today's date as ``YYYY-MM-DD``, in UTC or ``utc_offset`` minutes behind it.
-
-    The offset is JavaScript's ``getTimezoneOffset``: 300 in New York in winter.
-    """
-    now = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=utc_offset)
-    return now.date().isoformat()
 
 
 def drill_json(drill: Row[Any]) -> dict[str, Any]:
@@ -310,8 +300,12 @@ def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
     return {a.drill_id: a for a in rows}
 
 
-def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[Grade, float]:
-    """Grade ``given`` against the engine, store it with the tallies and commit.
+def record_answer(
+    db: Session, drill: Row[Any], given: dict[str, Any], day: str
+) -> tuple[Grade, float]:
+    """Grade ``given``, store it with the tallies as answered on ``day`` and commit.
+
+    ``day`` is the player's (:func:`web.clock.players_today`).
 
     Returns:
         The verdict and the seconds the answer took.
@@ -336,7 +330,7 @@ def record_answer(db: Session, drill: Row[Any], given: dict[str, Any]) -> tuple[
         "total": verdict.total,
         "seconds": seconds,
         "answered_at": now,
-        "day": datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat(),
+        "day": day,
         "given": _checked_fields(drill.kind, given),
         "missed": ",".join(missed),
         "review_at": review_at,

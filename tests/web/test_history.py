@@ -15,7 +15,7 @@ from sqlalchemy import event, select
 from trainer.dealing import DAILY_KINDS, Category, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
-from web import training
+from web import clock
 from web.db import get_session, writing
 from web.models import Answer, Drill, Player
 
@@ -56,23 +56,27 @@ def test_home_says_where_the_player_stands(client: FlaskClient) -> None:
     assert re.search(r'streak <strong id="streak">1</strong>.*best <strong>1</strong>', home)
 
 
-def test_home_counts_today_in_the_players_time_zone(client: FlaskClient) -> None:
+def test_home_counts_today_in_the_players_time_zone(app: Flask, client: FlaskClient) -> None:
     """The daily page plays the challenge of the browser's date, which for hours a day is not
-    UTC's (an evening in America, a morning in Asia): the home page, told the zone by the
-    pages' cookie, says that challenge is today's and done."""
+    UTC's (an evening in America, a morning in Asia): told the zone by the pages' cookie, the
+    trainer deals that challenge, records answers on that day, and the home page says the
+    challenge is today's and done."""
     now = datetime.datetime.now(datetime.UTC)
     offset = 720 if now.hour < 12 else -840  # UTC-12 before noon, UTC+14 after: another date
     local = (now - datetime.timedelta(minutes=offset)).date().isoformat()
     assert local != now.date().isoformat()
-    for drill in client.get(f"/api/daily?date={local}").json["drills"]:
+    client.set_cookie("crib_utc_offset", str(offset))
+    day = client.get("/api/daily").json
+    assert day["date"] == local
+    for drill in day["drills"]:
         reply = client.post(f"/api/drills/{drill['id']}/answer", json=right_answer(drill))
         assert reply.status_code == 200
-    assert "Today’s challenge: not played yet" in client.get("/").text  # the zone unknown: UTC
-    client.set_cookie("crib_utc_offset", str(offset))
+    with app.app_context():
+        assert set(get_session().scalars(select(Answer.day))) == {local}
     home = client.get("/").text
     assert re.search(r"Today’s challenge: <strong>done, 6/6 in \d:\d\d</strong>", home)
     assert re.search(r'streak <strong id="streak">1</strong>', home)
-    for nonsense in ("abc", "99999", "-0x10", "1e3"):
+    for nonsense in ("abc", "99999", "-0x10", "1e3", "721"):  # no such zone: UTC's day
         client.set_cookie("crib_utc_offset", nonsense)
         assert "Today’s challenge: not played yet" in client.get("/").text
 
@@ -127,7 +131,7 @@ def answer_on(
 def practise(player_id: int, days_ago: list[int]) -> datetime.date:
     """Days of practice (two answers, one wrong), a daily challenge done on each, and a sprint
     of three hands (two right) on the first; returns today."""
-    today = datetime.date.fromisoformat(training.today())
+    today = datetime.date.fromisoformat(clock.today())
     for ago in days_ago:
         day = today - datetime.timedelta(days=ago)
         answer_on(player_id, day, "practice", True)
