@@ -22,7 +22,6 @@ from trainer.table import Group, score_table
 
 from . import clock, progress, training
 from .auth import as_player, session_player_id
-from .clock import players_today
 from .db import get_session
 from .openapi import DOCUMENT
 
@@ -262,7 +261,7 @@ def answer(drill_id: int) -> dict[str, Any]:
             abort(409, already)
         abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
-        grade, seconds = training.record_answer(db, drill, data, players_today())
+        grade, seconds = training.record_answer(db, drill, data, clock.players_today())
     except IntegrityError:  # rolled back (web.db.writing)
         abort(409, already)
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
@@ -277,7 +276,7 @@ def answer(drill_id: int) -> dict[str, Any]:
 def _daily_date() -> str:
     """``?date=`` (the player's local date, within a day of UTC) or the player's today."""
     today = clock.today()
-    date = request.args.get("date", players_today())
+    date = request.args.get("date", clock.players_today())
     try:
         day = datetime.date.fromisoformat(date)
     except ValueError:
