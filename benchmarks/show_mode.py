@@ -164,11 +164,11 @@ def _problem(layout: Layout, reading: Reading, truth: list[tuple[str, list[str]]
     grouped = [reading.cards[i] for g in layout.groups for i in g.cards]
     if len({c.card for c in grouped}) < len(grouped):
         return "card"
-    unread = Counter(c for _, cards in truth for c in cards)
+    on_table = Counter(c for _, cards in truth for c in cards)
     sure = Counter(c.card for c in grouped if not c.uncertain)
-    if sure - unread:
+    if sure - on_table:
         return "wrong cards"
-    if Counter(c.card for c in grouped) - unread:
+    if Counter(c.card for c in grouped) - on_table:
         return "card"
     return "wrong groups"
 
