@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, scroll_width, strict_context
 from tests.e2e.test_photo import symbol
@@ -113,6 +114,25 @@ COUNT_SHOWS = """([lines, starter]) => {
 """Whether the running count names every card and shows each group's total."""
 
 
+def wait_for_count(page: Page, scene: TableScene) -> None:
+    """Wait :data:`READ_SECONDS` for the running count of ``scene`` (:data:`COUNT_SHOWS`), or fail
+    saying what the page showed instead."""
+    lines, starter = expected_lines(scene), symbol(starter_code(scene))
+    try:
+        page.wait_for_function(
+            COUNT_SHOWS, arg=[lines, starter], polling="raf", timeout=READ_SECONDS * 1000
+        )
+    except PlaywrightTimeoutError:
+        shown = page.evaluate(
+            """() => ({
+              count: document.getElementById('live-count').textContent,
+              said: document.getElementById('live-error').textContent,
+              frames: window.liveStats.frames,
+            })"""
+        )
+        pytest.fail(f"the count of {lines} with the starter {starter} never showed: {shown}")
+
+
 def one_sentence(page: Page, begins: str, *, stopped: bool = True) -> None:
     """The page says one sentence beginning ``begins`` and offers the file form (the camera
     ``stopped``, or still reading more slowly)."""
@@ -136,11 +156,8 @@ def test_live_names_counts_holds_and_rescores(
     page.locator("#live-start").tap()
     page.select_option("#live-mode", "table")
     expect(page.locator("#live-video")).to_be_visible()
+    wait_for_count(page, scene)
     lines = expected_lines(scene)
-    starter = symbol(starter_code(scene))
-    page.wait_for_function(
-        COUNT_SHOWS, arg=[lines, starter], polling="raf", timeout=READ_SECONDS * 1000
-    )
     expect(page.locator("#live-again")).to_be_visible(timeout=READ_SECONDS * 1000)
     expect(page.locator("#live")).to_be_hidden()
     assert page.evaluate("() => document.getElementById('live-video').srcObject") is None
@@ -263,11 +280,8 @@ def test_two_live_clients_and_a_drill_player(
         assert drill.ok, drill.text()
         answer = player.post(f"{server}/api/drills/{drill.json()['id']}/answer", data={"points": 4})
         assert answer.ok and "correct" in answer.json(), answer.text()
-    lines, starter = expected_lines(scene), symbol(starter_code(scene))
     for page in phones:
-        page.wait_for_function(
-            COUNT_SHOWS, arg=[lines, starter], polling="raf", timeout=READ_SECONDS * 1000
-        )
+        wait_for_count(page, scene)
     busy = "the server responded with a status of 503"  # a frame beyond the cap: sent again
     for context, problems in contexts:
         context.close()

@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 
 from trainer.rules import RuleSet
-from vision import CACHE_DIR
-from vision.synth.faces import Deck, load_deck, render_deck
+from vision.synth.faces import rendered_deck
 from vision.synth.table import RULES_BY_PLAYERS, TableScene, make_table
 
 FPS = 10
@@ -18,14 +17,6 @@ FPS = 10
 SIZE = (960, 720)
 """Width and height of the videos: the long side a live frame is sent at."""
 DECK = "anglo"
-
-
-def deck() -> Deck:
-    """The anglo deck's faces, rendered into the face cache when they are not there yet."""
-    folder = CACHE_DIR / "faces" / DECK
-    if not (folder / "index.json").exists() and render_deck(DECK, CACHE_DIR / "faces") is None:
-        raise RuntimeError(f"could not render the {DECK} deck: is rsvg-convert installed?")
-    return load_deck(folder)
 
 
 def table_scene(
@@ -36,7 +27,7 @@ def table_scene(
     The layout is fixed, so that the scene stays the same when the generator draws layouts
     differently (what the reader makes of every layout is ``benchmarks/show_mode.py``'s)."""
     return make_table(
-        np.random.default_rng([5, rules.players, seed]), [deck()], rules, layout=layout
+        np.random.default_rng([5, rules.players, seed]), [rendered_deck(DECK)], rules, layout=layout
     )
 
 

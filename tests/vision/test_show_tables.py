@@ -16,11 +16,10 @@ import pytest
 
 from trainer.cards import Card
 from trainer.table import Group, Role, TableShow, score_table
-from vision import CACHE_DIR
 from vision.bodies import with_bodies
 from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard, load_reader
-from vision.synth.faces import Deck, load_deck, render_deck
+from vision.synth.faces import Deck, rendered_deck
 from vision.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
 
 DECK = "anglo"
@@ -42,12 +41,7 @@ guess)."""
 @pytest.fixture(scope="module")
 def deck() -> Deck:
     """The anglo deck's faces, rendered into the face cache if they are not there yet."""
-    folder = CACHE_DIR / "faces" / DECK
-    if not (folder / "index.json").exists():
-        rendered = render_deck(DECK, CACHE_DIR / "faces")
-        if rendered is None:
-            pytest.fail(f"could not render the {DECK} deck: is rsvg-convert installed?")
-    return load_deck(folder)
+    return rendered_deck(DECK)
 
 
 def table_of(layout: str, deck: Deck) -> TableScene:

@@ -12,9 +12,12 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,15 +188,14 @@ def measure_index_box(
 
 def render_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Path | None:
     """Render one deck's 52 faces and back into the cache; returns its folder or None on failure."""
-    out = root / deck
-    if (out / "index.json").exists():
-        return out
-    out.mkdir(parents=True, exist_ok=True)
+    return _build(root / deck, lambda folder: _render_faces(deck, folder))
+
+
+def _render_faces(deck: str, out: Path) -> bool:
+    """Render ``deck`` into the empty folder ``out``; returns success."""
     svg = _deck_file(deck)
-    ok = all(_render(svg, _svg_id(deck, c), out / f"{c}.jpg") for c in CARDS)
-    if not ok:
-        shutil.rmtree(out)
-        return None
+    if not all(_render(svg, _svg_id(deck, c), out / f"{c}.jpg") for c in CARDS):
+        return False
     for back_id in ("back", "card_back"):
         if _render(svg, back_id, out / "back.jpg"):
             break
@@ -205,10 +207,33 @@ def render_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Path | None:
     try:
         box, four = measure_index_box(faces)
     except ValueError:
-        shutil.rmtree(out)
-        return None
+        return False
     (out / "index.json").write_text(json.dumps({"index_box": box, "four_corners": four}))
-    return out
+    return True
+
+
+def _build(out: Path, make: Callable[[Path], bool]) -> Path | None:
+    """The deck folder ``out``, made by ``make`` when it is not in the cache yet (None if it fails).
+
+    ``make`` fills a private folder under ``.building/``, which is then renamed to ``out`` in one
+    step: a process never loads half a deck, and processes making the same deck at once (the
+    test workers on a fresh machine) all end with the one whole copy that was renamed first.
+    """
+    if (out / "index.json").exists():
+        return out
+    building = out.parent / ".building"
+    building.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"{out.name}-", dir=building))
+    try:
+        if not make(work):
+            return None
+        if not (out / "index.json").exists():
+            shutil.rmtree(out, ignore_errors=True)  # half a deck an interrupted render left
+            with contextlib.suppress(OSError):  # another process renamed its copy first
+                work.rename(out)
+        return out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _read_face(path: Path) -> np.ndarray:
@@ -225,6 +250,14 @@ def load_deck(folder: Path) -> Deck:
     faces = {c: _read_face(folder / f"{c}.jpg") for c in CARDS}
     back = _read_face(folder / "back.jpg") if (folder / "back.jpg").exists() else None
     return Deck(folder.name, faces, tuple(meta["index_box"]), bool(meta["four_corners"]), back)
+
+
+def rendered_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Deck:
+    """The deck artwork ``deck`` from the cache, rendered into it first when missing."""
+    folder = render_deck(deck, root)
+    if folder is None:
+        raise RuntimeError(f"could not render the {deck} deck: is rsvg-convert installed?")
+    return load_deck(folder)
 
 
 def load_decks(root: Path = CACHE_DIR / "faces") -> list[Deck]:
@@ -288,11 +321,14 @@ def draw_suit(
 
 def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
     """Draw a synthetic French-suited deck (style drawn from ``seed``) into the cache."""
+    folder = _build(root / f"proc{seed:02d}", lambda out: _draw_procedural(seed, out))
+    assert folder is not None  # drawing cannot fail
+    return folder
+
+
+def _draw_procedural(seed: int, out: Path) -> bool:
+    """Draw :func:`procedural_deck`'s deck ``seed`` into the empty folder ``out``."""
     rng = np.random.default_rng(seed)
-    out = root / f"proc{seed:02d}"
-    if (out / "index.json").exists():
-        return out
-    out.mkdir(parents=True, exist_ok=True)
     h = FACE_H
     w = int(h * rng.uniform(0.64, 0.72))
     font = _FONTS[seed % len(_FONTS)]
@@ -376,7 +412,7 @@ def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
     b0 = np.array(boxes).min(0)
     box = (float(b0[0] - 2), float(b0[1] - 2), float(b[2] + 2), float(b[3] + 2))
     (out / "index.json").write_text(json.dumps({"index_box": box, "four_corners": four}))
-    return out
+    return True
 
 
 def build_all(
