@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.shared import shared_path
-from vision import CACHE_DIR
-from vision.synth.faces import Deck, load_decks, procedural_deck
+from vision.synth.faces import Deck, load_decks, procedural_deck, rendered_deck
 
 
 @pytest.fixture(scope="session")
@@ -22,9 +21,9 @@ def proc_faces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def decks(proc_faces: Path) -> list[Deck]:
-    """Real deck artwork from the local cache when rendered, plus procedural decks."""
-    real = load_decks(CACHE_DIR / "faces") if (CACHE_DIR / "faces").exists() else []
-    return [d for d in real if not d.name.startswith("proc")] + load_decks(proc_faces)
+    """The anglo deck's artwork (rendered into the face cache when missing) and three
+    procedural decks: the same decks on every machine, whatever else its cache holds."""
+    return [rendered_deck("anglo"), *load_decks(proc_faces)]
 
 
 @pytest.fixture(scope="session")
