@@ -4,9 +4,11 @@ Every chunk follows one fixed recipe (:data:`RECIPE`):
 
 1. generate fresh scenes of the extended generator from a seed derived from the chunk number
    (:func:`chunk_seed`), into ``datasets/chunk-NNN``;
-2. fine-tune the current best classifier (the ``models/`` folder's, which a chunk replaces only
-   when it wins) on their crops for a fixed number of minutes on one torch thread, with the
-   run-5 settings (stretched crops, 30% extra blurred or overexposed crops, AdamW 5e-4);
+2. fine-tune the previous chunk's classifier (:func:`starting_classifier`; the shipped one in
+   ``models/`` for the first chunk, or after a chunk that read the clean held-out scenes no
+   better than the shipped one) on their crops for a fixed number of minutes on one torch
+   thread, with the run-5 settings (stretched crops, 30% extra blurred or overexposed crops,
+   AdamW 5e-4): the series trains on ever more scenes whether or not a chunk ships;
 3. read the same held-out synthetic scenes (``datasets/held41``: seed 41, validation split only)
    with the candidate and the shipped classifier through ``benchmarks/classifier_conditions.py``
    (clean, overexposed, blur, dark; each classifier's figures are kept, see
@@ -294,6 +296,22 @@ def held_out_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
     return _kept(figures_file(models, held, cache), measure)
 
 
+def starting_classifier(chunk: int, runs: Path, base: Path) -> Path:
+    """The models folder chunk ``chunk`` fine-tunes.
+
+    That is the previous chunk's (``runs/NNN/models``) when that chunk finished and its
+    classifier read the clean held-out scenes better than the one it was compared with, so that
+    each chunk continues the last one's training; otherwise ``base``, the shipped classifier
+    (chunk 1, a previous chunk missing or unfinished, or a line that stopped getting better).
+    """
+    previous = runs / f"{chunk - 1:03d}"
+    if chunk > 1 and (previous / "chunk.json").exists():
+        figures = json.loads((previous / "chunk.json").read_text())["figures"]
+        if figures["candidate"]["scenes"]["clean"] > figures["shipped"]["scenes"]["clean"]:
+            return previous / "models"
+    return base
+
+
 def run_chunk(
     chunk: int,
     recipe: Recipe = RECIPE,
@@ -307,7 +325,8 @@ def run_chunk(
     Args:
         chunk (int): Chunk number, from 1.
         recipe (Recipe): The series' recipe.
-        base (Path): Models folder to fine-tune from and compare with (the shipped one).
+        base (Path): Models folder to compare with (the shipped one), and to fine-tune from
+            when the previous chunk's is not continued (:func:`starting_classifier`).
         runs (Path): Where each chunk's folder goes.
         datasets (Path): Where the chunk's scenes and the held-out scenes go.
         faces (Path): Rendered deck faces (``python -m vision.synth.faces``).
@@ -327,7 +346,8 @@ def run_chunk(
     out = runs / f"{chunk:03d}"
     models = out / "models"
     record: dict[str, Any] = {"chunk": chunk, "seed": seed, "recipe": dataclasses.asdict(recipe)}
-    record["base"] = str(base)
+    init = starting_classifier(chunk, runs, base)
+    record["base"], record["init"] = str(base), str(init)
     times = record.setdefault("times", {})
 
     def phase(name: str, t0: float) -> None:
@@ -348,7 +368,7 @@ def run_chunk(
         train_classifier(
             data, recipe.epochs, recipe.batch, "cpu", lr=recipe.lr, name="train", resume=True,
             minutes=recipe.minutes, seed=seed, models_dir=models, project=out,
-            init=base / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
+            init=init / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
         )  # fmt: skip
     shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
     phase("train", t0)

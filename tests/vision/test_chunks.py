@@ -17,6 +17,7 @@ from vision.chunks import (
     judge,
     main,
     run_chunk,
+    starting_classifier,
 )
 
 
@@ -59,6 +60,32 @@ def test_a_better_clean_reading_does_not_ship_when_anything_got_worse(candidate:
     verdict = judge(candidate, figures(0.7766))
     assert not verdict.ship
     assert any(reason.endswith("(worse)") for reason in verdict.reasons)
+
+
+def finished_chunk(runs: Path, chunk: int, candidate_clean: float) -> Path:
+    """A finished chunk's folder under ``runs`` whose candidate read ``candidate_clean`` of the
+    clean held-out indices against the shipped classifier's 77.66 %."""
+    folder = runs / f"{chunk:03d}"
+    folder.mkdir(parents=True)
+    compared = {"shipped": figures(0.7766), "candidate": figures(candidate_clean)}
+    (folder / "chunk.json").write_text(json.dumps({"figures": compared}))
+    return folder
+
+
+def test_each_chunk_continues_the_previous_chunks_training(tmp_path: Path) -> None:
+    """A chunk fine-tunes the classifier the previous chunk trained, shipped or not, while that
+    one read the clean held-out scenes better than the shipped one; else the shipped one."""
+    runs, shipped = tmp_path / "runs", tmp_path / "models"
+    assert starting_classifier(1, runs, shipped) == shipped
+    assert starting_classifier(5, runs, shipped) == shipped  # chunk 4 is not here
+    (runs / "004").mkdir(parents=True)
+    assert starting_classifier(5, runs, shipped) == shipped  # chunk 4 has not finished
+    (runs / "004").rmdir()
+    better = finished_chunk(runs, 4, candidate_clean=0.7811)
+    assert starting_classifier(5, runs, shipped) == better / "models"
+    assert starting_classifier(6, runs, shipped) == shipped  # chunk 5 is not here
+    finished_chunk(runs, 5, candidate_clean=0.7766)  # no better than the shipped one
+    assert starting_classifier(6, runs, shipped) == shipped
 
 
 def test_a_chunk_refuses_fewer_decks_than_its_recipe(tmp_path: Path, proc_faces) -> None:
@@ -116,6 +143,7 @@ def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc
     record = json.loads((tmp_path / "runs" / "003" / "chunk.json").read_text())
     assert record["seed"] == chunk_seed(3, tiny) and record["recipe"]["scenes"] == 6
     assert record["decks"] == ["proc00", "proc01", "proc02"]
+    assert record["init"] == str(MODELS_DIR)  # no chunk 2 before it: from the shipped one
     assert record["verdict"]["ship"] == verdict.ship and len(verdict.reasons) == 7
     older = record["figures"]["candidate"]["older"]
     assert list(older) == ["procedural"]  # proc_faces holds no printed deck
