@@ -19,6 +19,13 @@ trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
 
+With ``--attackers-apart`` (Linux, two CPUs or more), the attackers' clients run on a CPU of
+their own, the last one, and everything else (the trainer, nginx, wrk, PostgreSQL) on the
+others, in the honest run and the attacked ones alike: as if the attackers were on other
+machines, so that what is kept measures what an attack costs the server, not what its clients
+take of a shared machine's cores (they still share one CPU among themselves: ``attack
+requests`` says how hard they pushed).
+
 With ``--proxy``, every client goes through the documented deployment instead: nginx running
 ``deploy/nginx.conf`` as an install sets it up (``deploy/local_nginx.py``, as the deployment
 tests run it; a throwaway certificate, ``worker_processes auto`` as in Debian's main config)
@@ -27,7 +34,8 @@ slow-loris clients (over TLS) and the guesser all talk to nginx, and nginx's CPU
 and workers) is reported next to the trainer's.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
-        [--proxy] [--workers 2] [--server-threads 4] [--seconds 10] [--connections 8]
+        [--attackers-apart] [--proxy] [--workers 2] [--server-threads 4] [--seconds 10]
+        [--connections 8]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
 the CPU the server's processes (and nginx's, with ``--proxy``) used (cores busy, milliseconds
@@ -376,15 +384,27 @@ ATTACKS: dict[str, tuple[Attacker, int]] = {
 """Each attack: what every one of its clients does, and how many clients run at once."""
 
 
+def on_cpus(attacker: Attacker, cpus: set[int] | None) -> Attacker:
+    """``attacker``, its thread kept on ``cpus`` when given (Linux: a thread's own affinity)."""
+    if cpus is None:
+        return attacker
+
+    def pinned(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+        os.sched_setaffinity(0, cpus)
+        attacker(target, stop, index, tries)
+
+    return pinned
+
+
 @contextlib.contextmanager
-def attack(target: Target, name: str) -> Iterator[list[int]]:
-    """Run the attack ``name`` of :data:`ATTACKS` while the block runs; yields its count of
-    requests made (guesses, deals, bombs) where it counts them."""
+def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[list[int]]:
+    """Run the attack ``name`` of :data:`ATTACKS` while the block runs, its clients on ``cpus``
+    when given; yields its count of requests made (guesses, deals, bombs) where it counts them."""
     attacker, clients = ATTACKS[name]
     stop = threading.Event()
     tries = [0]
     threads = [
-        threading.Thread(target=attacker, args=(target, stop, i, tries), daemon=True)
+        threading.Thread(target=on_cpus(attacker, cpus), args=(target, stop, i, tries), daemon=True)
         for i in range(clients)
     ]
     for thread in threads:
@@ -499,7 +519,7 @@ def bench(
         if args.attack and app is None:
             for attack_name in args.attacks:
                 print(f"\n[{name}] {load()}")
-                with attack(target, attack_name) as tries:
+                with attack(target, attack_name, args.attacker_cpus) as tries:
                     attacked = drive(target, folder, args, cookies)
                 report(f"{name}, under attack: {attack_name}", attacked, args)
                 kept = 100 * attacked.answers_per_s / honest.answers_per_s
@@ -509,9 +529,14 @@ def bench(
                     " >= 80 % directly)"
                 )
                 cost = ms_per_answer(attacked) / ms_per_answer(honest)
+                where = (
+                    "the attackers' clients share this machine's cores"
+                    if args.attacker_cpus is None
+                    else f"the attackers' clients on CPU {min(args.attacker_cpus)} apart"
+                )
                 print(
                     f"server CPU/answer  {cost:8.2f}x   honest traffic's (what the attack costs"
-                    " the trainer itself: the attackers' clients share this machine's cores)"
+                    f" the trainer itself: {where})"
                 )
         return honest
 
@@ -558,6 +583,11 @@ def main() -> None:
     parser.add_argument(
         "--proxy", action="store_true", help="go through nginx (deploy/nginx.conf) over HTTPS"
     )
+    parser.add_argument(
+        "--attackers-apart",
+        action="store_true",
+        help="the attackers' clients on the last CPU, everything else on the others",
+    )
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--seconds", type=int, default=10)
@@ -566,6 +596,13 @@ def main() -> None:
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
         parser.error(f"unknown attacks: {', '.join(sorted(unknown))}")
+    args.attacker_cpus = None
+    if args.attackers_apart:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            parser.error("--attackers-apart needs two CPUs or more")
+        args.attacker_cpus = {cpus[-1]}
+        os.sched_setaffinity(0, set(cpus[:-1]))  # this thread and every program it starts
     args.wrk = shutil.which("wrk")
     if args.wrk is None:
         raise SystemExit("wrk is missing: apt-get install wrk")
