@@ -14,7 +14,8 @@ With ``--attack``, each database is measured as above, then once under each atta
 byte of its body), 64 silent connections, a password guesser, guessers from 64 loopback
 addresses, one guest dealing as fast as it can, and 8 clients posting a 29-byte GIF that claims
 6320 x 6320 pixels to the photo reader; each figure is the honest throughput kept under that
-attack. ``--baseline`` first measures the same round
+attack, against an honest run just before it (the machine's pace drifts over a run of several
+minutes). ``--baseline`` first measures the same round
 trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
@@ -517,18 +518,23 @@ def bench(
         honest = drive(target, folder, args, cookies)
         report(f"{name}, honest traffic", honest, args)
         if args.attack and app is None:
+            before: Figures | None = honest  # the first attack follows the honest run
             for attack_name in args.attacks:
+                if before is None:
+                    print(f"\n[{name}] {load()}")
+                    before = drive(target, folder, args, cookies)
+                    report(f"{name}, honest traffic before {attack_name}", before, args)
                 print(f"\n[{name}] {load()}")
                 with attack(target, attack_name, args.attacker_cpus) as tries:
                     attacked = drive(target, folder, args, cookies)
                 report(f"{name}, under attack: {attack_name}", attacked, args)
-                kept = 100 * attacked.answers_per_s / honest.answers_per_s
+                kept = 100 * attacked.answers_per_s / before.answers_per_s
                 print(f"attack requests    {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
                 print(
                     f"throughput kept    {kept:8.1f} %   (target >= 90 % through nginx,"
                     " >= 80 % directly)"
                 )
-                cost = ms_per_answer(attacked) / ms_per_answer(honest)
+                cost = ms_per_answer(attacked) / ms_per_answer(before)
                 where = (
                     "the attackers' clients share this machine's cores"
                     if args.attacker_cpus is None
@@ -538,6 +544,7 @@ def bench(
                     f"server CPU/answer  {cost:8.2f}x   honest traffic's (what the attack costs"
                     f" the trainer itself: {where})"
                 )
+                before = None
         return honest
 
 
