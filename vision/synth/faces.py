@@ -227,10 +227,11 @@ def _build(out: Path, make: Callable[[Path], bool]) -> Path | None:
     try:
         if not make(work):
             return None
-        if not (out / "index.json").exists():
-            shutil.rmtree(out, ignore_errors=True)  # half a deck an interrupted render left
-            with contextlib.suppress(OSError):  # another process renamed its copy first
-                work.rename(out)
+        with contextlib.suppress(OSError):  # taken: another process's whole copy, or half a deck
+            work.rename(out)
+        if not (out / "index.json").exists():  # half a deck that an interrupted render left
+            shutil.rmtree(out)
+            work.rename(out)
         return out
     finally:
         shutil.rmtree(work, ignore_errors=True)
