@@ -518,9 +518,9 @@ def bench(
         honest = drive(target, folder, args, cookies)
         report(f"{name}, honest traffic", honest, args)
         if args.attack and app is None:
-            before: Figures | None = honest  # the first attack follows the honest run
-            for attack_name in args.attacks:
-                if before is None:
+            for n, attack_name in enumerate(args.attacks):
+                before = honest  # the first attack follows the honest run
+                if n > 0:
                     print(f"\n[{name}] {load()}")
                     before = drive(target, folder, args, cookies)
                     report(f"{name}, honest traffic before {attack_name}", before, args)
@@ -544,7 +544,6 @@ def bench(
                     f"server CPU/answer  {cost:8.2f}x   honest traffic's (what the attack costs"
                     f" the trainer itself: {where})"
                 )
-                before = None
         return honest
 
 
