@@ -22,7 +22,7 @@ from trainer.table import Group, score_table
 
 from . import clock, progress, training
 from .auth import as_player, session_player_id
-from .db import get_session
+from .db import get_db
 from .openapi import DOCUMENT
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -230,7 +230,7 @@ def next_drill() -> dict[str, Any]:
     kind: Any = _choice("kind", KINDS, "hand")
     level = Difficulty(_choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
     mode = _choice("mode", ("practice", "sprint"), "practice")
-    current_app.extensions["crib_purges"].run_if_due(get_session())
+    current_app.extensions["crib_purges"].run_if_due(get_db())
     per_minute = int(current_app.config.get("DEALS_PER_MINUTE", training.DEALS_PER_MINUTE))
     drill = as_player(
         lambda db, player_id: training.deal_next(
@@ -249,7 +249,7 @@ def answer(drill_id: int) -> dict[str, Any]:
     """
     data = _json_body()
     muggins = _flag(data, "muggins")
-    db = get_session()
+    db = get_db()
     drill = training.get_drill(db, drill_id)
     if drill is None:
         abort(404, f"no drill {drill_id}")
@@ -290,7 +290,7 @@ def _daily_date() -> str:
 def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()
-    db = get_session()
+    db = get_db()
     player_id, dealt = as_player(lambda db, pid: (pid, training.daily_set(db, pid, date)))
     answers = training.answered(db, [d.id for d in dealt])
     return {

@@ -14,17 +14,16 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from . import limits, sessions, training
-from .db import get_session, writing
+from .db import get_db, writing
 from .models import Answer, Drill, Player
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -34,6 +33,14 @@ _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 
 
 _SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
+_NEW_PLAYER = insert(Player).values(session_version=0).returning(*Player.__table__.c)
+_BUMP_VERSION = (
+    update(Player)
+    .where(Player.id == bindparam("player_id"))
+    .values(session_version=Player.session_version + 1)
+    .returning(*Player.__table__.c)
+)
+"""Revoke the player's sessions (and give back the player's row); ``.values()`` adds changes."""
 
 
 @bp.before_app_request
@@ -51,7 +58,7 @@ def session_player_id() -> int | None:
     if "player_id" not in g:
         player_id = session.get("player_id")
         if player_id is not None:
-            current = get_session().connection().scalar(_SESSION_VERSION, {"id": player_id})
+            current = get_db().scalar(_SESSION_VERSION, {"id": player_id})
             if current is None or current != session.get("version", 0):
                 session.clear()
                 player_id = None
@@ -66,15 +73,13 @@ def _new_guest() -> int:
         werkzeug.exceptions.TooManyRequests: this address made too many guests.
     """
     limits.new_guest()
-    db = get_session()
-    player = Player(created_at=time.time(), session_version=0)
-    with writing(db):
-        db.add(player)
+    with writing(get_db()) as db:
+        player = db.execute(_NEW_PLAYER, {"created_at": time.time()}).one()
     _play_as(player)
-    return player.id
+    return int(player.id)
 
 
-def as_player(work: Callable[[Session, int], T]) -> T:
+def as_player(work: Callable[[Connection, int], T]) -> T:
     """Run ``work(db, player_id)`` for this browser's player, making a guest on a first visit.
 
     The session was checked once for this request (:func:`session_player_id`), not again here;
@@ -82,25 +87,29 @@ def as_player(work: Callable[[Session, int], T]) -> T:
     is redone for a new guest. Another integrity error (two tabs dealing the same daily set at
     once) is retried once as it is.
     """
-    db = get_session()
+    db = get_db()
     player_id = session_player_id()
     if player_id is None:
         return work(db, _new_guest())
     try:
         return work(db, player_id)
     except IntegrityError:  # rolled back (web.db.writing)
-        if db.get(Player, player_id) is None:
+        if _player(player_id) is None:
             player_id = _new_guest()
     return work(db, player_id)
 
 
-def current_player() -> Player | None:
+def current_player() -> Row[Any] | None:
     """The player on this browser, if any (guests included); no guest is created."""
     player_id = session_player_id()
-    return None if player_id is None else get_session().get(Player, player_id)
+    return None if player_id is None else _player(player_id)
 
 
-def _play_as(player: Player) -> None:
+def _player(player_id: int) -> Row[Any] | None:
+    return get_db().execute(select(Player).where(Player.id == player_id)).first()
+
+
+def _play_as(player: Row[Any]) -> None:
     """This browser (and this request) now plays as ``player``."""
     session.permanent = True
     session["player_id"] = player.id
@@ -108,7 +117,7 @@ def _play_as(player: Player) -> None:
     g.player_id = player.id
 
 
-def _sign_in(player: Player) -> None:
+def _sign_in(player: Row[Any]) -> None:
     """This browser now plays as the registered ``player``, in a fresh session.
 
     It is known for the name from now on: its device cookie lets it past the log-in limits.
@@ -161,16 +170,14 @@ def _claim(username: str, password: str) -> str | None:
     win (the loser is told it is taken, and its guest is left as it was).
     """
     password_hash = _hashed(password)
-    player = current_player()
+    guest = current_player()
+    account = {"username": username, "password_hash": password_hash}
     try:
-        with writing(get_session()):
-            if player is None or player.username is not None:
-                player = Player(created_at=time.time(), session_version=0)
-                get_session().add(player)
+        with writing(get_db()) as db:
+            if guest is None or guest.username is not None:
+                player = db.execute(_NEW_PLAYER, {"created_at": time.time(), **account}).one()
             else:  # the guest's cookie must not act as the account
-                player.session_version += 1
-            player.username = username
-            player.password_hash = password_hash
+                player = db.execute(_BUMP_VERSION.values(**account), {"player_id": guest.id}).one()
     except IntegrityError:
         return f"The username {username!r} is taken."
     _sign_in(player)
@@ -185,9 +192,9 @@ def login() -> str | Response:
     """Log in; anything done as a guest on this browser moves to the account."""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        db = get_session()
         known = _USERNAME.fullmatch(username)  # no lookup for a name none can have (a NUL...)
-        player = db.scalar(select(Player).where(Player.username == username)) if known else None
+        by_name = select(Player).where(Player.username == username)
+        player = get_db().execute(by_name).first() if known else None
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
@@ -217,11 +224,10 @@ def _merge_guest(guest_id: int, player_id: int) -> None:
     Where both played the same day's challenge, the account's stays the daily one and the
     guest's deals (with their answers) are kept as practice.
     """
-    db = get_session()
     taken = select(Drill.daily_date).where(
         Drill.player_id == player_id, Drill.daily_date.is_not(None)
     )
-    with writing(db) as connection:
+    with writing(get_db()) as connection:
         connection.execute(
             update(Drill)
             .where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
@@ -234,16 +240,16 @@ def _merge_guest(guest_id: int, player_id: int) -> None:
             update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id)
         )
         connection.execute(delete(Player).where(Player.id == guest_id))
-        training.rebuild_skills(db, player_id)
+        training.rebuild_skills(connection, player_id)
 
 
 @bp.route("/logout", methods=("POST",))
 def logout() -> Response:
     """Forget the player on this browser, and end its sessions everywhere."""
-    player = current_player()
-    if player is not None:
-        with writing(get_session()):
-            player.session_version += 1
+    player_id = session_player_id()
+    if player_id is not None:
+        with writing(get_db()) as db:
+            db.execute(_BUMP_VERSION, {"player_id": player_id})
     session.clear()
     g.player_id = None
     return redirect(url_for("pages.home"))
@@ -264,9 +270,9 @@ def change_password() -> str | Response:
         error = _form_problem(player.username, new_password)
         if error is None:
             password_hash = _hashed(new_password)
-            with writing(get_session()):
-                player.password_hash = password_hash
-                player.session_version += 1
+            with writing(get_db()) as db:
+                changed = _BUMP_VERSION.values(password_hash=password_hash)
+                player = db.execute(changed, {"player_id": player.id}).one()
             _sign_in(player)
             flash("Password changed; you are signed out everywhere else.")
             return redirect(url_for("pages.progress"))

@@ -1,10 +1,14 @@
-"""The database: one SQLAlchemy engine per app, a session per request.
+"""The database: one SQLAlchemy engine per app, a connection per request.
 
 SQLite (the default, in the instance folder) runs in WAL mode with a busy timeout so that
 several gunicorn workers can share it; PostgreSQL (several servers) is the only other database
 supported: the upserts are written for these two. The schema is versioned by Alembic
 (:mod:`web.schema`): a new database is set up at start-up, one that is behind stops the start
 until ``crib db upgrade``.
+
+One style of data access: SQLAlchemy Core statements (on the tables of :mod:`web.models`) run
+on the request's connection (:func:`get_db`), and every write of a request commits through
+:func:`writing`.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ import os
 import threading
 from collections.abc import Iterator
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import ExceptionContext
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from . import schema
@@ -84,6 +88,7 @@ def make_engine(url: str) -> Engine:
     server = not url.startswith("sqlite")
     engine = create_engine(url, hide_parameters=True, pool_pre_ping=server)
     event.listen(engine, "handle_error", _drop_read_only_connections)
+    event.listen(engine, "commit", _refuse_commit_outside_writing)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -137,60 +142,58 @@ class _WriteLock:
 
 
 _WRITING = "crib_writing"
-"""Key of a session's info while :func:`writing` runs: the only time it may commit."""
+"""Name on ``g`` while :func:`writing` runs: the only time the request's connection commits."""
 
 
-class _Session(Session):
-    """A request's session: it commits inside :func:`writing` only (a RuntimeError outside)."""
+def _refuse_commit_outside_writing(connection: Connection) -> None:
+    """Refuse a commit of the request's connection outside :func:`writing` (a RuntimeError).
 
-    def commit(self) -> None:
-        if not self.info.get(_WRITING):
-            raise RuntimeError("write through web.db.writing(): it locks, commits and checks")
-        super().commit()
+    The refused transaction is rolled back.
+    """
+    if has_app_context() and g.get("db") is connection and not g.get(_WRITING):
+        connection.connection.rollback()  # SQLAlchemy takes the transaction as ended
+        raise RuntimeError("write through web.db.writing(): it locks, commits and checks")
 
 
 @contextlib.contextmanager
-def writing(db: Session) -> Iterator[Connection]:
-    """Write in ``db`` and commit: the one way the trainer stores anything from a request.
+def writing(db: Connection) -> Iterator[Connection]:
+    """Write on the request's connection ``db`` and commit: the one way a request stores anything.
 
-    The block gets the session's connection for Core statements (changes to ORM objects are
-    committed too). On a SQLite file the block and the commit hold the write lock, and then
-    the file is checked to be the one the connection opened. When anything raises, nothing
-    is stored (the session is rolled back).
+    On a SQLite file the block and the commit hold the write lock, and then the file is checked
+    to be the one the connection opened. When anything raises, nothing is stored (rolled back).
 
     Raises:
         DatabaseUnavailable: the SQLite file was deleted or replaced (nothing was stored).
     """
     lock: _WriteLock | None = current_app.extensions["crib_write_lock"]
-    connection = db.connection()
-    opened = connection.info.get(_FILE_ID)
-    db.info[_WRITING] = True
+    opened = db.info.get(_FILE_ID)
+    setattr(g, _WRITING, True)
     try:
         with lock.held() if lock else contextlib.nullcontext():
-            yield connection
+            yield db
             db.commit()
     except BaseException:
         db.rollback()
         raise
     finally:
-        del db.info[_WRITING]
+        g.pop(_WRITING)
     if lock:
         lock.check_written(opened)
 
 
-def get_session() -> Session:
-    """The request's database session, opened on first use and closed at teardown."""
+def get_db() -> Connection:
+    """The request's database connection, opened on first use and closed at teardown."""
     if "db" not in g:
-        g.db = current_app.extensions["crib_sessions"]()
-    session: Session = g.db
-    return session
+        g.db = current_app.extensions["crib_engine"].connect()
+    db: Connection = g.db
+    return db
 
 
-def close_session(_error: BaseException | None = None) -> None:
-    """Close the request's session, rolling back anything left uncommitted."""
-    session = g.pop("db", None)
-    if session is not None:
-        session.close()
+def close_db(_error: BaseException | None = None) -> None:
+    """Close the request's connection, rolling back anything left uncommitted."""
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
 
 
 def _make_private(path: str) -> None:
@@ -217,8 +220,7 @@ def init_app(app: Flask, *, prepare_schema: bool = True) -> None:
         _make_private(str(database))
     lock = _WriteLock(database) if on_disk and database else None
     app.extensions["crib_write_lock"] = lock
-    app.extensions["crib_sessions"] = sessionmaker(engine, class_=_Session, expire_on_commit=False)
-    app.teardown_appcontext(close_session)
+    app.teardown_appcontext(close_db)
     try:
         if prepare_schema:
             schema.prepare(engine, lock.held if lock else None)

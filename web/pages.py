@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection
 
 from trainer.cards import Rank
 from trainer.dealing import Category
@@ -22,7 +22,7 @@ from trainer.weak_spots import Tally
 from . import charts, practice, progress
 from .auth import current_player
 from .clock import players_today
-from .db import get_session
+from .db import get_db
 
 bp = Blueprint("pages", __name__)
 
@@ -37,11 +37,11 @@ def home() -> str:
     """The start page: where the player stands today, then the drills and calculators."""
     player = current_player()
     today = players_today()
-    standing = None if player is None else _standing(get_session(), player.id, today)
+    standing = None if player is None else _standing(get_db(), player.id, today)
     return render_template("pages/home.html", today=today, standing=standing)
 
 
-def _standing(db: Session, player_id: int, today: str) -> dict[str, Any]:
+def _standing(db: Connection, player_id: int, today: str) -> dict[str, Any]:
     """Today's daily challenge, the current and best streaks, and the category to practise."""
     results = progress.daily_results(db, player_id)
     completed = [date for date, result in results.items() if result.complete]
@@ -127,7 +127,7 @@ def history() -> str:
     player = current_player()
     if player is None:
         return render_template("pages/history.html", player=None)
-    db = get_session()
+    db = get_db()
     today = players_today()
     start = progress.week_of(today)
     calendar_from = _weeks_before(start, CALENDAR_WEEKS - 1)
@@ -176,7 +176,7 @@ def progress_page() -> str:
     player = current_player()
     if player is None:
         return render_template("pages/progress.html", player=None)
-    db = get_session()
+    db = get_db()
     days = progress.days(db, player.id)
     labels = [d.day for d in days]
     ranked = progress.skills(db, player.id)

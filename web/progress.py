@@ -11,8 +11,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Row, case, func, select
 
 from trainer.dealing import DAILY_KINDS, Category
 from trainer.weak_spots import Tally, tally
@@ -47,7 +46,7 @@ class Day:
         return self.hand_seconds / self.hands if self.hands else 0.0
 
 
-def days(db: Session, player_id: int, limit: int = 30) -> list[Day]:
+def days(db: Connection, player_id: int, limit: int = 30) -> list[Day]:
     """The player's last ``limit`` days with answers, oldest first."""
     counting = Answer.kind.in_(("hand", "crib"))
     rows = db.execute(
@@ -66,25 +65,25 @@ def days(db: Session, player_id: int, limit: int = 30) -> list[Day]:
     return [Day(d, n, int(c or 0), int(h or 0), float(s or 0)) for d, n, c, h, s in reversed(rows)]
 
 
-def drills_by_kind(db: Session, player_id: int) -> dict[str, int]:
+def drills_by_kind(db: Connection, player_id: int) -> dict[str, int]:
     """How many drills of each kind the player has answered."""
     return _answers_by(db, Answer.kind, Answer.player_id == player_id)
 
 
-def _answers_by(db: Session, column: Any, *where: Any) -> dict[str, int]:
+def _answers_by(db: Connection, column: Any, *where: Any) -> dict[str, int]:
     """How many answers there are for each value of ``column``, among those ``where`` picks."""
     rows = db.execute(select(column, func.count(Answer.id)).where(*where).group_by(column))
     return {value: count for value, count in rows}
 
 
-def skills(db: Session, player_id: int) -> list[tuple[Category, Skill]]:
-    """The player's tallies, most missed (by rate) first."""
-    rows = db.scalars(select(Skill).where(Skill.player_id == player_id))
+def skills(db: Connection, player_id: int) -> list[tuple[Category, Row[Any]]]:
+    """The player's tallies (``seen``, ``missed``, ``seconds``), most missed (by rate) first."""
+    rows = db.execute(select(Skill).where(Skill.player_id == player_id))
     ranked = sorted(rows, key=lambda s: (-(s.missed / s.seen if s.seen else 0), s.category))
     return [(Category(s.category), s) for s in ranked]
 
 
-def completed_dailies(db: Session, player_id: int) -> list[str]:
+def completed_dailies(db: Connection, player_id: int) -> list[str]:
     """Dates of the daily challenges the player finished, oldest first."""
     return [date for date, result in daily_results(db, player_id).items() if result.complete]
 
@@ -111,7 +110,7 @@ class DailyResult:
         return f"{self.right}/{self.answered} in {clock}"
 
 
-def daily_results(db: Session, player_id: int, since: str = "") -> dict[str, DailyResult]:
+def daily_results(db: Connection, player_id: int, since: str = "") -> dict[str, DailyResult]:
     """The player's daily challenges with an answer, by date (from ``since`` on), oldest first."""
     rows = db.execute(
         select(
@@ -144,12 +143,12 @@ def best_streak(completed: list[str]) -> int:
     return best
 
 
-def weakest(ranked: Sequence[tuple[Category, Skill]]) -> tuple[Category, Skill] | None:
+def weakest(ranked: Sequence[tuple[Category, Row[Any]]]) -> tuple[Category, Row[Any]] | None:
     """The category to practise next: the first of :func:`skills` with a miss, if any."""
     return next(((c, s) for c, s in ranked if s.missed), None)
 
 
-def answers_by_day(db: Session, player_id: int, since: str) -> dict[str, int]:
+def answers_by_day(db: Connection, player_id: int, since: str) -> dict[str, int]:
     """How many answers the player gave each day from ``since`` on."""
     return _answers_by(db, Answer.day, Answer.player_id == player_id, Answer.day >= since)
 
@@ -164,7 +163,7 @@ class SprintRun:
     answered: int
 
 
-def sprint_runs(db: Session, player_id: int, seconds: float) -> list[SprintRun]:
+def sprint_runs(db: Connection, player_id: int, seconds: float) -> list[SprintRun]:
     """The player's sprints, oldest first.
 
     A sprint is not stored as such: its drills are the sprint drills dealt within ``seconds``
@@ -208,7 +207,7 @@ def week_of(day: str) -> str:
     return (date - datetime.timedelta(days=date.weekday())).isoformat()
 
 
-def weekly_tallies(db: Session, player_id: int, since: str) -> dict[Category, dict[str, Tally]]:
+def weekly_tallies(db: Connection, player_id: int, since: str) -> dict[Category, dict[str, Tally]]:
     """Per category, the player's tally for each week (by its Monday) from ``since`` on."""
     rows = db.execute(
         select(Answer.day, Drill.categories, Answer.missed, Answer.seconds)
@@ -246,7 +245,7 @@ def streak(completed: list[str], today: str) -> int:
 
 
 def daily_summary(
-    db: Session,
+    db: Connection,
     player_id: int,
     date: str,
     dealt: Sequence[Row[Any]],

@@ -2,9 +2,8 @@
 
 The cards and the verdict come from :mod:`trainer.dealing` and :mod:`trainer.grading`; this
 module only keeps them.
-These are the hot paths of the trainer, so they use SQLAlchemy Core statements (a few
-indexed queries, one commit per request) rather than the ORM's unit of work, run on the
-session's connection (``Session.execute`` adds ORM bookkeeping: ~70 us a statement).
+These are the hot paths of the trainer: a few indexed Core statements on the request's
+connection, one commit per request.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import Any, cast
 
 from flask import current_app
 from sqlalchemy import (
+    Connection,
     Integer,
     Row,
     Table,
@@ -32,7 +32,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
 from werkzeug.exceptions import TooManyRequests
 
 from trainer import dealing, weak_spots
@@ -168,14 +167,14 @@ def _drill_values(
     } | extra
 
 
-def tallies(db: Session, player_id: int) -> dict[Category, Tally]:
+def tallies(db: Connection, player_id: int) -> dict[Category, Tally]:
     """The player's running tally per category."""
-    rows = db.connection().execute(_TALLIES, {"player_id": player_id})
+    rows = db.execute(_TALLIES, {"player_id": player_id})
     return {Category(c): Tally(seen, missed, seconds) for c, seen, missed, seconds in rows}
 
 
 def deal_next(
-    db: Session,
+    db: Connection,
     player_id: int,
     kind: DrillKind,
     difficulty: Difficulty,
@@ -216,17 +215,17 @@ def deal_next(
 
 
 def _pending(
-    db: Session, player_id: int, kind: str, difficulty: Difficulty, mode: str
+    db: Connection, player_id: int, kind: str, difficulty: Difficulty, mode: str
 ) -> Row[Any] | None:
     """The player's latest drill like the one asked for, if it is still to be answered."""
     like = {"kind": kind, "difficulty": difficulty.value, "modes": _HANDED_BACK[mode]}
-    drill = db.connection().execute(_LATEST_LIKE, {"player_id": player_id, **like}).first()
+    drill = db.execute(_LATEST_LIKE, {"player_id": player_id, **like}).first()
     if drill is None or drill.answer_id is not None:
         return None
     return drill if time.time() - drill.dealt_at <= HANDED_BACK_FOR else None
 
 
-def _check_pace(db: Session, player_id: int, per_minute: int) -> None:
+def _check_pace(db: Connection, player_id: int, per_minute: int) -> None:
     """Refuse a new drill beyond ``per_minute`` in the last minute (none when 0).
 
     Raises:
@@ -236,16 +235,16 @@ def _check_pace(db: Session, player_id: int, per_minute: int) -> None:
     if per_minute <= 0:
         return
     nth = {"player_id": player_id, "skip": per_minute - 1}
-    oldest = db.connection().execute(_NTH_LATEST_DEAL, nth).scalar()
+    oldest = db.execute(_NTH_LATEST_DEAL, nth).scalar()
     wait = 0.0 if oldest is None else oldest + 60.0 - time.time()
     if wait > 0:
         raise TooManyRequests(TOO_MANY_DEALS, retry_after=math.ceil(wait))
 
 
-def _due_review(db: Session, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
+def _due_review(db: Connection, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
     """The answer id and a new deal of the oldest missed deal of ``kind`` that is due again."""
     now = time.time()
-    due = db.connection().execute(_DUE, {"player_id": player_id, "now": now, "kind": kind}).first()
+    due = db.execute(_DUE, {"player_id": player_id, "now": now, "kind": kind}).first()
     if due is None:
         return None
     old = due._mapping
@@ -258,21 +257,21 @@ def expired(drill: Row[Any]) -> bool:
     return drill.daily_date is None and time.time() - drill.dealt_at > EXPIRES_AFTER
 
 
-def get_drill(db: Session, drill_id: int) -> Row[Any] | None:
+def get_drill(db: Connection, drill_id: int) -> Row[Any] | None:
     """The drill with this id, if any (none for an id no key can hold)."""
     if not 0 < drill_id <= _MAX_ID:
         return None
-    return db.connection().execute(_GET_DRILL, {"id": drill_id}).first()
+    return db.execute(_GET_DRILL, {"id": drill_id}).first()
 
 
-def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
+def daily_set(db: Connection, player_id: int, date: str) -> list[Row[Any]]:
     """The player's drills for the daily challenge of ``date``, dealt on first visit.
 
     Raises:
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     query = select(DRILLS).where(DRILLS.c.player_id == player_id, DRILLS.c.daily_date == date)
-    existing = list(db.connection().execute(query.order_by(DRILLS.c.position)))
+    existing = list(db.execute(query.order_by(DRILLS.c.position)))
     if existing:
         return existing
     deals = zip(_daily_deals(date), dealing.DAILY_LEVELS, strict=True)
@@ -282,7 +281,7 @@ def daily_set(db: Session, player_id: int, date: str) -> list[Row[Any]]:
     ]
     with writing(db) as connection:
         connection.execute(insert(DRILLS), rows)
-    return list(db.connection().execute(query.order_by(DRILLS.c.position)))
+    return list(db.execute(query.order_by(DRILLS.c.position)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -294,14 +293,14 @@ def _daily_deals(date: str) -> tuple[Deal, ...]:
     return tuple(dealing.daily(date))
 
 
-def answered(db: Session, drill_ids: list[int]) -> dict[int, Row[Any]]:
+def answered(db: Connection, drill_ids: list[int]) -> dict[int, Row[Any]]:
     """The answers to these drills, by drill id."""
-    rows = db.connection().execute(select(ANSWERS).where(ANSWERS.c.drill_id.in_(drill_ids)))
+    rows = db.execute(select(ANSWERS).where(ANSWERS.c.drill_id.in_(drill_ids)))
     return {a.drill_id: a for a in rows}
 
 
 def record_answer(
-    db: Session, drill: Row[Any], given: dict[str, Any], day: str
+    db: Connection, drill: Row[Any], given: dict[str, Any], day: str
 ) -> tuple[Grade, float]:
     """Grade ``given``, store it with the tallies as answered on ``day`` and commit.
 
@@ -405,9 +404,9 @@ def parse_categories(text: str) -> list[Category]:
     return [Category(c) for c in text.split(",") if c]
 
 
-def rebuild_skills(db: Session, player_id: int) -> None:
+def rebuild_skills(db: Connection, player_id: int) -> None:
     """Recount the player's tallies from their stored answers (after merging a guest)."""
-    rows = db.connection().execute(
+    rows = db.execute(
         select(DRILLS.c.categories, ANSWERS.c.missed, ANSWERS.c.seconds)
         .join(ANSWERS, ANSWERS.c.drill_id == DRILLS.c.id)
         .where(ANSWERS.c.player_id == player_id)
@@ -416,9 +415,9 @@ def rebuild_skills(db: Session, player_id: int) -> None:
         (parse_categories(present), parse_categories(missed), seconds)
         for present, missed, seconds in rows
     )
-    db.connection().execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
+    db.execute(delete(SKILLS).where(SKILLS.c.player_id == player_id))
     if totals:
-        db.connection().execute(insert(SKILLS), _skill_rows(player_id, totals))
+        db.execute(insert(SKILLS), _skill_rows(player_id, totals))
 
 
 def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str, Any]]:
@@ -430,7 +429,7 @@ def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str,
     ]
 
 
-def purge(db: Session) -> tuple[int, int]:
+def purge(db: Connection) -> tuple[int, int]:
     """Delete expired unanswered drills and idle guests with no answers.
 
     Drills go an hour after they expire (:data:`EXPIRES_AFTER`); guests once
@@ -441,7 +440,7 @@ def purge(db: Session) -> tuple[int, int]:
         The numbers of drills and guests deleted.
     """
     now = time.time()
-    found = db.connection().execute(_EXPIRED, {"before": now - EXPIRES_AFTER - _PURGE_MARGIN})
+    found = db.execute(_EXPIRED, {"before": now - EXPIRES_AFTER - _PURGE_MARGIN})
     stale, drills = list(found.scalars()), 0
     for start in range(0, len(stale), _PURGE_BATCH):
         batch = delete(DRILLS).where(DRILLS.c.id.in_(stale[start : start + _PURGE_BATCH]))
@@ -464,7 +463,7 @@ class PurgeSchedule:
         """When the next purge is due (``time.time()``)."""
         self._running = threading.Lock()
 
-    def run_if_due(self, db: Session) -> tuple[int, int] | None:
+    def run_if_due(self, db: Connection) -> tuple[int, int] | None:
         """Purge if it is due and no other thread is purging: what :func:`purge` returns.
 
         A purge that fails is logged and waits for the next hour; the deal that ran it goes on.

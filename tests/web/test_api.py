@@ -19,7 +19,7 @@ from trainer.discard import analyze_discards
 from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg, score_sequence
 from trainer.rules import FIVE_CARD
-from web.db import get_session
+from web.db import get_db
 from web.models import Player
 
 
@@ -478,8 +478,8 @@ def test_count_by_kind_tallies_only_the_missed_kind(app: Flask, client: FlaskCli
     assert result["correct"] is (points.get(Kind.FIFTEEN, 0) == 0)
     assert [row["kind"] for row in result["by_kind"]] == [k.value for k in SHOW_KINDS]
     with app.app_context():
-        player = get_session().scalar(select(Player.id))
-        tallies = web.training.tallies(get_session(), player)
+        player = get_db().scalar(select(Player.id))
+        tallies = web.training.tallies(get_db(), player)
     missed = {c for c, t in tallies.items() if t.missed}
     assert missed <= {Category.FIFTEENS, Category.LONG_FIFTEENS}
     assert missed == {Category(c) for c in result["missed_categories"]}

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
 from trainer import score_show
-from web.db import get_session
+from web.db import get_db
 from web.models import Drill, Player
 
 from .conftest import AuthActions, post_form
@@ -34,7 +34,7 @@ def test_register_keeps_guest_progress(app: Flask, client: FlaskClient, auth: Au
     page = client.get("/progress").get_data(as_text=True)
     assert "alice" in page and 'id="done">1<' in page
     with app.app_context():
-        player = get_session().scalar(select(Player).where(Player.username == "alice"))
+        player = get_db().execute(select(Player).where(Player.username == "alice")).first()
         assert player is not None and player.password_hash
         assert "cribbage29" not in player.password_hash
 
@@ -49,7 +49,7 @@ def test_login_on_another_device_and_merge(app: Flask, auth: AuthActions) -> Non
     page = phone.get("/progress").get_data(as_text=True)
     assert 'id="done">2<' in page
     with app.app_context():
-        assert len(get_session().scalars(select(Player)).all()) == 1
+        assert len(get_db().scalars(select(Player)).all()) == 1
 
 
 def test_merge_keeps_a_guest_daily_the_account_also_played(app: Flask, auth: AuthActions) -> None:
@@ -65,8 +65,8 @@ def test_merge_keeps_a_guest_daily_the_account_also_played(app: Flask, auth: Aut
     assert 'id="done">2<' in phone.get("/progress").get_data(as_text=True)
     assert [d["id"] for d in phone.get("/api/daily").json["drills"]] == [d["id"] for d in mine]
     with app.app_context():
-        kept = get_session().get(Drill, theirs[0]["id"])
-        assert kept is not None and kept.mode == "practice" and kept.daily_date is None
+        kept = get_db().execute(select(Drill).where(Drill.id == theirs[0]["id"])).one()
+        assert kept.mode == "practice" and kept.daily_date is None
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from deploy.local_server import free_port, spawn
 from trainer import score_show
 from web.api import JSON_BODY_LIMIT
-from web.db import get_session
+from web.db import get_db
 from web.models import Answer
 from web.training import FASTEST_ANSWER
 
@@ -98,7 +98,7 @@ def test_numbers_out_of_range_are_a_400(app: Flask, client: FlaskClient, number:
         assert status == 400, body[:40]
         assert "out of range" in error and len(error) < 200
     with app.app_context():
-        assert get_session().scalar(select(Answer.id)) is None
+        assert get_db().scalar(select(Answer.id)) is None
     assert client.post(path, json={"points": right_points(drill), "seconds": 2.5}).json["correct"]
 
 
@@ -132,7 +132,7 @@ def test_only_the_validated_answer_is_stored(app: Flask, client: FlaskClient) ->
     body = {"points": right_points(drill), "seconds": 3.5, "junk": "x" * 1000, "muggins": True}
     assert client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code == 200
     with app.app_context():
-        stored = get_session().scalar(select(Answer.given).where(Answer.drill_id == drill["id"]))
+        stored = get_db().scalar(select(Answer.given).where(Answer.drill_id == drill["id"]))
     assert stored == {"points": right_points(drill), "seconds": 3.5, "muggins": True}
 
 
@@ -142,7 +142,7 @@ def test_a_discard_keeps_its_crib_model(app: Flask, client: FlaskClient) -> None
     body = {"discard": drill["cards"][:2], "crib_model": "weighted", "junk": [1, 2, 3]}
     assert client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code == 200
     with app.app_context():
-        stored = get_session().scalar(select(Answer.given).where(Answer.drill_id == drill["id"]))
+        stored = get_db().scalar(select(Answer.given).where(Answer.drill_id == drill["id"]))
     assert stored == {"discard": drill["cards"][:2], "crib_model": "weighted"}
 
 

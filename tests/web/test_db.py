@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
 from web import create_app
-from web.db import get_session, writing
+from web.db import get_db, writing
 
 
 def test_schema_created_at_start_up(empty_database_url: str) -> None:
@@ -25,7 +25,7 @@ def test_schema_created_at_start_up(empty_database_url: str) -> None:
 def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
     """Every connection gets WAL, a busy timeout and foreign keys."""
     with app.app_context():
-        db = get_session()
+        db = get_db()
         assert db.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.execute(text("PRAGMA busy_timeout")).scalar() == 5000
         assert db.execute(text("PRAGMA foreign_keys")).scalar() == 1
@@ -38,15 +38,24 @@ def test_writes_hold_a_file_lock(client: FlaskClient, database_url: str) -> None
     assert Path(f"{make_url(database_url).database}.lock").exists()
 
 
-def test_a_request_session_commits_only_through_writing(app: Flask) -> None:
-    """The one rule for writes is enforced in one place: a commit outside ``writing`` (which
-    takes the write lock and checks the file) is refused; inside, it stores."""
+def test_a_request_commits_only_through_writing(app: Flask, client: FlaskClient) -> None:
+    """The one rule for writes is enforced in one place: a request's connection that commits
+    outside ``writing`` (which takes the write lock and checks the file) is refused and stores
+    nothing; inside, it stores."""
+    client.get("/api/drills/next?kind=hand")  # a player
+    versions = text("SELECT session_version FROM players")
     with app.app_context():
-        db = get_session()
+        db = get_db()
+        db.execute(text("UPDATE players SET session_version = 7"))
         with pytest.raises(RuntimeError, match=r"web\.db\.writing"):
             db.commit()
+    with app.app_context():
+        db = get_db()
+        assert db.scalar(versions) == 0
         with writing(db) as connection:
             connection.execute(text("UPDATE players SET session_version = 1"))
+    with app.app_context():
+        assert get_db().scalar(versions) == 1
 
 
 def test_no_write_lock_without_a_database_file(app: Flask) -> None:

@@ -10,13 +10,13 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
+from sqlalchemy import event, insert, select
 
 from trainer.dealing import DAILY_KINDS, Category, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
 from web import clock
-from web.db import get_session, writing
+from web.db import get_db, writing
 from web.models import Answer, Drill, Player
 
 
@@ -72,7 +72,7 @@ def test_home_counts_today_in_the_players_time_zone(app: Flask, client: FlaskCli
         reply = client.post(f"/api/drills/{drill['id']}/answer", json=right_answer(drill))
         assert reply.status_code == 200
     with app.app_context():
-        assert set(get_session().scalars(select(Answer.day))) == {local}
+        assert set(get_db().scalars(select(Answer.day))) == {local}
     home = client.get("/").text
     assert re.search(r"Today’s challenge: <strong>done, 6/6 in \d:\d\d</strong>", home)
     assert re.search(r'streak <strong id="streak">1</strong>', home)
@@ -86,7 +86,7 @@ def player(app: Flask, client: FlaskClient) -> Iterator[int]:
     """A guest who has been dealt one drill (so has an id), in the app's context."""
     client.get("/api/drills/next?kind=hand")
     with app.app_context():
-        player_id = get_session().scalars(select(Player.id)).one()
+        player_id = get_db().scalars(select(Player.id)).one()
         yield player_id
 
 
@@ -94,37 +94,36 @@ def answer_on(
     player_id: int, day: datetime.date, mode: str, correct: bool, **drill: object
 ) -> None:
     """Store a hand drill answered on ``day`` (at noon UTC plus a minute per drill that day)."""
-    db = get_session()
+    db = get_db()
     noon = datetime.datetime.combine(day, datetime.time(12), datetime.UTC).timestamp()
     at = noon + 60 * len(db.scalars(select(Answer.id).where(Answer.day == day.isoformat())).all())
-    row = Drill(
-        player_id=player_id,
-        kind="hand",
-        mode=mode,
-        difficulty="standard",
-        deal={"kind": "hand", "hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "crib": False},
-        categories="fifteens,nobs",
-        dealt_at=at,
+    drill_row = {
+        "player_id": player_id,
+        "kind": "hand",
+        "mode": mode,
+        "difficulty": "standard",
+        "deal": {"kind": "hand", "hand": ["5H", "5D", "5C", "JS"], "starter": "5S", "crib": False},
+        "categories": "fifteens,nobs",
+        "dealt_at": at,
         **drill,
-    )
+    }
     with writing(db):
-        db.add(row)
-        db.flush()
-        missed = "" if correct else "nobs"
-        db.add(
-            Answer(
-                drill_id=row.id,
-                player_id=player_id,
-                kind="hand",
-                correct=correct,
-                claimed=0,
-                total=29,
-                seconds=6.0,
-                answered_at=at + 6,
-                day=day.isoformat(),
-                given={},
-                missed=missed,
-            )
+        drill_id = db.execute(insert(Drill).returning(Drill.id), drill_row).scalar_one()
+        db.execute(
+            insert(Answer),
+            {
+                "drill_id": drill_id,
+                "player_id": player_id,
+                "kind": "hand",
+                "correct": correct,
+                "claimed": 0,
+                "total": 29,
+                "seconds": 6.0,
+                "answered_at": at + 6,
+                "day": day.isoformat(),
+                "given": {},
+                "missed": "" if correct else "nobs",
+            },
         )
 
 

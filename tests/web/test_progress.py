@@ -13,7 +13,7 @@ import web.training
 from trainer import score_show
 from trainer.dealing import Category
 from web import charts, progress
-from web.db import get_session
+from web.db import get_db
 from web.models import Player
 
 
@@ -72,9 +72,9 @@ def test_speed_counts_only_hands_and_cribs(
     client.post(f"/api/drills/{hand['id']}/answer", json={"points": 99, "seconds": 4.0})
     client.post(f"/api/drills/{peg['id']}/answer", json={"points": 99, "seconds": 0.5})
     with app.app_context():
-        player = get_session().scalar(select(Player.id))
+        player = get_db().scalar(select(Player.id))
         assert player is not None
-        (day,) = progress.days(get_session(), player)
+        (day,) = progress.days(get_db(), player)
     assert (day.answers, day.correct, day.hands) == (2, 0, 1)
     assert day.seconds_per_hand == 4.0  # the pegging answer's 0.5 s is not in it
 
@@ -86,7 +86,7 @@ def test_tallies_kept_per_answer_match_a_recount(app: Flask, client: FlaskClient
         body = {"discard": drill["cards"][:2]} if kind == "discard" else {"points": points}
         assert client.post(f"/api/drills/{drill['id']}/answer", json=body).status_code == 200
     with app.app_context():
-        db = get_session()
+        db = get_db()
         player_id = db.scalars(select(Player.id)).one()
         kept = web.training.tallies(db, player_id)
         web.training.rebuild_skills(db, player_id)

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 
 from deploy.local_server import free_port, spawn
-from web.db import get_session, writing
+from web.db import get_db, writing
 from web.serve import check_host, is_loopback
 
 WORKERS = 2
@@ -210,7 +210,7 @@ def test_the_sqlite_write_lock_serializes_threads_of_one_worker(app: Flask) -> N
 
     def write() -> None:
         nonlocal inside, most
-        with app.app_context(), writing(get_session()):
+        with app.app_context(), writing(get_db()):
             with count:
                 inside += 1
                 most = max(most, inside)
