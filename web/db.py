@@ -16,8 +16,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -51,6 +54,7 @@ def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> No
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the write lock checkpoints (_WriteLock)
     cursor.close()
     database = dbapi_connection.execute("PRAGMA database_list").fetchone()[2]  # type: ignore[attr-defined]
     if database:  # the file this connection writes to, whatever happens to the path later
@@ -94,6 +98,10 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+CHECKPOINT_EVERY = 1.0
+"""Seconds between checkpoints of a SQLite database's write-ahead log, at most (per process)."""
+
+
 class _WriteLock:
     """A blocking file lock that serializes this SQLite database's writers across workers.
 
@@ -102,6 +110,11 @@ class _WriteLock:
     moment the lock is free. The file is opened per process (after gunicorn forks). A
     ``flock`` belongs to the open file, which a process's threads share, so a thread lock
     keeps one worker's threads (gunicorn ``gthread``) one at a time as well.
+
+    The write-ahead log is copied back into the database file after a write, once
+    :data:`CHECKPOINT_EVERY` at most, once the lock is free: SQLite's own automatic
+    checkpoint (off on these connections) ran inside the commit that filled the log, while
+    every other writer waited on the lock.
     """
 
     def __init__(self, database: str) -> None:
@@ -110,6 +123,7 @@ class _WriteLock:
         self._pid = -1
         self._fd = -1
         self._threads = threading.Lock()
+        self._next_checkpoint = 0.0
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
@@ -122,6 +136,20 @@ class _WriteLock:
                 yield
             finally:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
+        self._checkpoint_if_due()
+
+    def _checkpoint_if_due(self) -> None:
+        """Checkpoint the log (``PASSIVE``: writers go on meanwhile) when one is due."""
+        now = time.monotonic()
+        if now < self._next_checkpoint:
+            return
+        self._next_checkpoint = now + CHECKPOINT_EVERY
+        uri = f"{Path(self.database).resolve().as_uri()}?mode=rw"  # never makes a new file
+        try:
+            with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:  # busy or gone: what was written is stored; the next write retries
+            self._next_checkpoint = 0.0
 
     def check_written(self, opened: tuple[int, int] | None) -> None:
         """Check that the database file is still the one a connection opened as ``opened``.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
+import web.db
 from web import create_app
 from web.db import get_db, writing
 
@@ -29,6 +32,42 @@ def test_sqlite_runs_in_wal_mode_with_busy_timeout(app: Flask) -> None:
         assert db.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.execute(text("PRAGMA busy_timeout")).scalar() == 5000
         assert db.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+@pytest.mark.sqlite_only("the write-ahead log is SQLite's")
+def test_the_log_is_checkpointed_after_a_write_outside_the_lock(
+    app: Flask, client: FlaskClient, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's automatic checkpoint, which ran inside the commit that filled the log while
+    every other writer waited on the lock, is off; the lock checkpoints once it is free (here
+    after every write), so the log is reused from its start instead of growing."""
+    monkeypatch.setattr(web.db, "CHECKPOINT_EVERY", 0.0)
+    client.get("/api/drills/next?kind=hand")  # a player
+    held_during_checkpoint = []
+    lock = app.extensions["crib_write_lock"]
+    checkpoint = lock._checkpoint_if_due
+
+    def spied() -> None:
+        probe = os.open(lock.path, os.O_RDWR)
+        try:  # the lock is free when another open file can take it at once
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held_during_checkpoint.append(False)
+        except BlockingIOError:
+            held_during_checkpoint.append(True)
+        finally:
+            os.close(probe)
+        checkpoint()
+
+    monkeypatch.setattr(lock, "_checkpoint_if_due", spied)
+    with app.app_context():
+        db = get_db()
+        assert db.execute(text("PRAGMA wal_autocheckpoint")).scalar() == 0
+        for version in range(100):  # each write adds a page to the log at least
+            with writing(db) as connection:
+                connection.execute(text("UPDATE players SET session_version = :v"), {"v": version})
+    log = Path(f"{make_url(database_url).database}-wal")
+    assert held_during_checkpoint == [False] * 100
+    assert log.stat().st_size < 20 * 4096
 
 
 @pytest.mark.sqlite_only("the write lock is a file beside the SQLite database")
