@@ -7,6 +7,7 @@ returns once it answers; :func:`free_port` finds a port for it.
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -19,8 +20,32 @@ from web.cli import DEFAULT_THREADS
 ROOT = Path(__file__).resolve().parents[1]
 
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+"""Where Linux says which ports it gives to outgoing connections."""
+LOWEST_PORT = 10_000
+"""The lowest port :func:`free_port` picks."""
+
+
 def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
+    """An unused TCP port, below the ports the kernel gives outgoing connections.
+
+    A port of that ephemeral range, free when probed, can be taken by a client's connection
+    (the tests make many at once) before the server binds it, which then stops with "Address
+    already in use"; below it only servers bind. The probe binds every address, as nginx does.
+    Where the range starts too low to leave room, any free port of 127.0.0.1 is taken.
+    """
+    try:
+        ephemeral = int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = LOWEST_PORT
+    for _ in range(100 if ephemeral > LOWEST_PORT + 1000 else 0):
+        port = random.randrange(LOWEST_PORT, ephemeral)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("", port))
+            except OSError:
+                continue
+        return port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
