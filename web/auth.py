@@ -130,14 +130,12 @@ def _sign_in(player: Row[Any]) -> None:
 
 def _password_matches(stored: str, password: str) -> bool:
     """Whether ``password`` hashes to ``stored``; a 503 when too many hashes are running."""
-    with limits.HASHING.held():
-        return check_password_hash(stored, password)
+    return limits.HASHING.run(check_password_hash, stored, password)
 
 
 def _hashed(password: str) -> str:
     """``password``, hashed to be stored; a 503 when too many hashes are running."""
-    with limits.HASHING.held():
-        return generate_password_hash(password)
+    return limits.HASHING.run(generate_password_hash, password)
 
 
 def _form_problem(username: str, password: str) -> str | None:

@@ -17,7 +17,6 @@ nginx's ``limit_req`` (``deploy/nginx.conf``), required on a network (docs/deplo
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import contextvars
 import dataclasses
 import functools
@@ -27,7 +26,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import Flask, Response, current_app, request
@@ -39,6 +38,7 @@ from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 from . import errors, limit_storage, sessions
 
 View = TypeVar("View", bound=Callable[..., Any])
+Result = TypeVar("Result")
 
 
 def client_key() -> str:
@@ -118,9 +118,9 @@ READS_AT_ONCE = 1
 """Photo or frame reads (decoding and the card model) running at once in one worker process; with
 ``workers`` processes, as many across the server. The card model runs one read at a time in a
 process anyway (its lock), so a second slot only parked a request and its photo behind it."""
-READ_NICENESS = 10
-"""How far below the other requests' CPU priority a read runs (Unix nice, raised for the reading
-thread alone: Linux gives each thread its own)."""
+NICENESS = 10
+"""How far below the other requests' CPU priority reads and password hashes run (Unix nice,
+raised for their threads alone: Linux gives each thread its own)."""
 BUSY_RETRY_AFTER = 1
 """Seconds a client refused by a cap is told to wait."""
 
@@ -162,55 +162,61 @@ reads_per_client = PostLimit(
 )
 
 
-class Slots:
-    """At most ``size`` of something running at once in this process; beyond, a 503 at once.
+class BackgroundWork:
+    """Heavy work run below the requests' CPU priority, ``size`` at once at most; beyond, a 503.
 
-    Nothing waits for a slot: a worker's threads stay free for other requests.
+    Each runs on a thread of its own, :data:`NICENESS` below the requests: the work takes the CPU
+    that drills and pages leave instead of starving them, and the request waiting on it holds
+    none (the card model and scrypt release the GIL). Nothing waits for a slot: a worker's
+    threads stay free for other requests. The threads start at the first use (after gunicorn
+    forks).
     """
 
-    def __init__(self, size: int, message: str) -> None:
+    def __init__(self, size: int, name: str, message: str) -> None:
         self._free = threading.BoundedSemaphore(size)
+        self._threads = concurrent.futures.ThreadPoolExecutor(size, name, _lower_priority)
         self.message = message
 
-    @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
-        """Hold a slot while the block (or the decorated function) runs; a 503 if none is free."""
+    def run(self, function: Callable[..., Result], *args: Any) -> Result:
+        """``function(*args)`` on a low-priority thread, in the caller's (a request's) context.
+
+        Raises:
+            werkzeug.exceptions.ServiceUnavailable: (``Retry-After``) every slot is taken.
+        """
         if not self._free.acquire(blocking=False):
             raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
         try:
-            yield
+            context = contextvars.copy_context()
+            return self._threads.submit(context.run, function, *args).result()
         finally:
             self._free.release()
 
 
-HASHING = Slots(HASHES_AT_ONCE, "The trainer is busy checking passwords: try again in a second.")
-"""Every password hash (:mod:`web.auth`) holds one of these."""
-READING = Slots(READS_AT_ONCE, "The card reader is busy: try again in a second.")
-
-
 def _lower_priority() -> None:
-    """Lower the calling thread's CPU priority by :data:`READ_NICENESS`.
+    """Lower the calling thread's CPU priority by :data:`NICENESS`.
 
     On Linux only: elsewhere the priority is the whole process's, and drills would lose it too.
     """
     if sys.platform == "linux":
         thread = threading.get_native_id()
-        niceness = os.getpriority(os.PRIO_PROCESS, thread) + READ_NICENESS
+        niceness = os.getpriority(os.PRIO_PROCESS, thread) + NICENESS
         os.setpriority(os.PRIO_PROCESS, thread, min(niceness, 19))
 
 
-_READER = concurrent.futures.ThreadPoolExecutor(READS_AT_ONCE, "reader", _lower_priority)
-"""This process's reading thread(s), started at the first read (after gunicorn forks)."""
+HASHING = BackgroundWork(
+    HASHES_AT_ONCE, "hashing", "The trainer is busy checking passwords: try again in a second."
+)
+"""Every password hash (:mod:`web.auth`) runs here."""
+READING = BackgroundWork(READS_AT_ONCE, "reader", "The card reader is busy: try again in a second.")
+"""Every read of a photo or a camera frame (:func:`reads`) runs here."""
 
 
 def reads(view: View) -> View:
     """Decorates a view that reads photos or camera frames: one mechanism for both.
 
-    :data:`READS_PER_CLIENT` per client; at most :data:`READS_AT_ONCE` running at once in a
-    process, beyond which a read is refused at once (503, ``Retry-After``), and the live page
-    sends its next frame after the wait. The view runs on the process's reading thread, in the
-    request's context, at :data:`READ_NICENESS` below the other requests: camera frames take
-    the CPU that drills and pages leave instead of starving them.
+    :data:`READS_PER_CLIENT` per client; the view runs on :data:`READING`, in the request's
+    context: at most :data:`READS_AT_ONCE` at once in a process, beyond which a read is refused
+    at once (503, ``Retry-After``) and the live page sends its next frame after the wait.
 
     Why (issue 19, ``benchmarks/live.py``, 2 workers on this 2-core machine while other work
     loaded it 10 to 16): before, each worker read two frames at once (one waiting on the
@@ -224,9 +230,7 @@ def reads(view: View) -> View:
 
     @functools.wraps(view)
     def read_on_reading_thread(*args: Any, **kwargs: Any) -> Any:
-        with READING.held():
-            request_context = contextvars.copy_context()
-            return _READER.submit(request_context.run, view, *args, **kwargs).result()
+        return READING.run(functools.partial(view, *args, **kwargs))
 
     return reads_per_client(cast(View, read_on_reading_thread))
 

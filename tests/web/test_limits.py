@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,38 @@ def test_password_hashes_at_once_are_capped(app: Flask, monkeypatch: pytest.Monk
         assert [future.result().status_code for future in held] == [401] * len(held)
     assert busy.status_code == 503 and int(busy.headers["Retry-After"]) >= 1
     assert seconds < 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread has its own priority on Linux only")
+def test_password_hashes_run_below_the_other_requests_priority(
+    app: Flask, auth: AuthActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking a password and hashing a new one run NICENESS below the requests' priority
+    (guessers' hashes take the CPU the drills leave); the thread serving requests keeps its
+    own, and the answers are what the hashes decide."""
+    seen: list[int] = []
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def spy(hash_function: Callable[..., Any]) -> Callable[..., Any]:
+        def hashing(*args: Any) -> Any:
+            seen.append(niceness())
+            return hash_function(*args)
+
+        return hashing
+
+    monkeypatch.setattr(auth_module, "check_password_hash", spy(auth_module.check_password_hash))
+    monkeypatch.setattr(
+        auth_module, "generate_password_hash", spy(auth_module.generate_password_hash)
+    )
+    own = niceness()
+    assert auth.register().status_code == 302
+    auth.logout()
+    assert failed_login(app, "alice", "10.6.2.1").status_code == 401
+    assert auth.login().status_code == 302
+    assert seen == [min(own + limits.NICENESS, 19)] * 3
+    assert niceness() == own
 
 
 @pytest.mark.slow
@@ -367,7 +400,7 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
 def test_reads_run_below_the_other_requests_priority(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A read runs on the reading thread, READ_NICENESS below the requests' priority, in the
+    """A read runs on the reading thread, NICENESS below the requests' priority, in the
     request's context; the thread serving requests keeps its own."""
     import vision.reader
 
@@ -381,5 +414,5 @@ def test_reads_run_below_the_other_requests_priority(
     monkeypatch.setattr(vision.reader, "read_image_bytes", read)
     own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert read_photo(app.test_client()).status_code == 503
-    assert seen == {"niceness": min(own + limits.READ_NICENESS, 19), "data": b"not really a photo"}
+    assert seen == {"niceness": min(own + limits.NICENESS, 19), "data": b"not really a photo"}
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
