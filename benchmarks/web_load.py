@@ -32,10 +32,12 @@ With ``--proxy``, every client goes through the documented deployment instead: n
 tests run it; a throwaway certificate, ``worker_processes auto`` as in Debian's main config)
 over HTTPS, in front of the trainer started with ``CRIB_TRUSTED_PROXIES=1``. wrk, the
 slow-loris clients (over TLS) and the guesser all talk to nginx, and nginx's CPU (its master
-and workers) is reported next to the trainer's.
+and workers) is reported next to the trainer's. With ``--firewall`` too, the shipped firewall
+rules (``deploy/nftables.conf``: new connections per address) are loaded for nginx's ports while
+it runs (``deploy.local_firewall``: root and nft needed), as a deployment loads them.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
-        [--attackers-apart] [--proxy] [--workers 2] [--server-threads 4] [--seconds 10]
+        [--attackers-apart] [--proxy [--firewall]] [--workers 2] [--server-threads 4] [--seconds 10]
         [--connections 8] [--rounds 1]
 
 Prints requests per second, answers (round trips) per second, latency percentiles, errors,
@@ -76,6 +78,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from deploy.local_firewall import applied  # noqa: E402
 from deploy.local_nginx import find_program, prepare, running  # noqa: E402
 from deploy.local_server import free_port, spawn  # noqa: E402
 from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS  # noqa: E402
@@ -514,6 +517,8 @@ def bench(
         if args.proxy:
             proxy = prepare(folder / "nginx", port, worker_processes="auto")
             nginx = running_servers.enter_context(running(proxy))
+            if args.firewall:
+                running_servers.enter_context(applied([proxy.http_port, proxy.https_port]))
             target = Target(proxy.origin, server.pid, proxy.context(), nginx.pid)
             name = f"{name} through nginx"
         print(f"\n[{name}] {load()}")
@@ -608,6 +613,11 @@ def main() -> None:
         "--proxy", action="store_true", help="go through nginx (deploy/nginx.conf) over HTTPS"
     )
     parser.add_argument(
+        "--firewall",
+        action="store_true",
+        help="with --proxy: load deploy/nftables.conf for nginx's ports too (root, nft)",
+    )
+    parser.add_argument(
         "--attackers-apart",
         action="store_true",
         help="the attackers' clients on the last CPU, everything else on the others",
@@ -626,6 +636,8 @@ def main() -> None:
     unknown = set(args.attacks) - set(ATTACKS)
     if unknown:
         parser.error(f"unknown attacks: {', '.join(sorted(unknown))}")
+    if args.firewall and not args.proxy:
+        parser.error("--firewall goes with --proxy (the rules are for nginx's ports)")
     args.attacker_cpus = None
     if args.attackers_apart:
         cpus = sorted(os.sched_getaffinity(0))
