@@ -16,7 +16,17 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from sqlalchemy import Connection, Row, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -30,6 +40,11 @@ bp = Blueprint("auth", __name__, url_prefix="/auth")
 T = TypeVar("T")
 
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
+PASSWORD_HASH_METHOD = "scrypt"
+"""How new passwords are hashed (werkzeug's ``generate_password_hash`` method: scrypt, N=2**15,
+r=8, p=1, about 75 ms of a core), unless the app's ``PASSWORD_HASH_METHOD`` setting names
+another: stronger parameters (``scrypt:65536:8:1``), or a cheap one for the test suite. Stored
+hashes name their method, so a change applies to new passwords and old ones still check."""
 
 
 _SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
@@ -133,9 +148,13 @@ def _password_matches(stored: str, password: str) -> bool:
     return limits.HASHING.run(check_password_hash, stored, password)
 
 
+def _hash_method() -> str:
+    return str(current_app.config.get("PASSWORD_HASH_METHOD", PASSWORD_HASH_METHOD))
+
+
 def _hashed(password: str) -> str:
     """``password``, hashed to be stored; a 503 when too many hashes are running."""
-    return limits.HASHING.run(generate_password_hash, password)
+    return limits.HASHING.run(generate_password_hash, password, _hash_method())
 
 
 def _form_problem(username: str, password: str) -> str | None:
@@ -196,7 +215,8 @@ def login() -> str | Response:
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
-        if not _password_matches(stored or _unknown_user_hash(), password) or player is None:
+        unknown = _unknown_user_hash(_hash_method())
+        if not _password_matches(stored or unknown, password) or player is None:
             flash("Unknown username or wrong password.")
             return render_template("auth/login.html"), 401  # type: ignore[return-value]
         guest = current_player()
@@ -208,12 +228,12 @@ def login() -> str | Response:
 
 
 @functools.cache
-def _unknown_user_hash() -> str:
-    """A hash to check the passwords of unknown usernames against.
+def _unknown_user_hash(method: str) -> str:
+    """A hash (by ``method``) to check the passwords of unknown usernames against.
 
     They then take as long as known ones (75 ms of scrypt against 2 ms told which names exist).
     """
-    return generate_password_hash(secrets.token_hex(16))
+    return generate_password_hash(secrets.token_hex(16), method)
 
 
 def _merge_guest(guest_id: int, player_id: int) -> None:

@@ -39,6 +39,9 @@ from web.db import make_engine
 ROOT = Path(__file__).resolve().parents[2]
 TEST_POSTGRES = ROOT / "scripts" / "test-postgres"
 DATABASES = ("sqlite", "postgresql")
+CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1000"
+"""The ``app`` fixture's password hashing: about 0.5 ms instead of scrypt's 75 ms (hundreds of
+tests register and log in). ``test_auth.py`` checks that the trainer itself hashes with scrypt."""
 
 
 def _unavailable(why: str) -> None:
@@ -220,7 +223,14 @@ def database_url(request: pytest.FixtureRequest, database: str, tmp_path: Path) 
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
     """The trainer on this test's database."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": database_url})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": database_url,
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        }
+    )
     yield app
     app.extensions["crib_engine"].dispose()
 

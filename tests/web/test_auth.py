@@ -10,10 +10,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
 from trainer import score_show
+from web import create_app
 from web.db import get_db
 from web.models import Drill, Player
 
-from .conftest import AuthActions, post_form
+from .conftest import CHEAP_PASSWORD_HASH, AuthActions, post_form
 
 
 def answer_one(client: FlaskClient, right: bool = True) -> int:
@@ -37,6 +38,26 @@ def test_register_keeps_guest_progress(app: Flask, client: FlaskClient, auth: Au
         player = get_db().execute(select(Player).where(Player.username == "alice")).first()
         assert player is not None and player.password_hash
         assert "cribbage29" not in player.password_hash
+
+
+def test_passwords_are_hashed_with_scrypt_unless_set_otherwise(database_url: str) -> None:
+    """The trainer hashes new passwords with scrypt (the tests' ``app`` sets a cheap method:
+    ``PASSWORD_HASH_METHOD``); a password stored by another method still logs in."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url})
+    try:
+        auth = AuthActions(app.test_client())
+        assert auth.register().status_code == 302
+        with app.app_context():
+            player = get_db().execute(select(Player).where(Player.username == "alice")).one()
+        assert player.password_hash.startswith("scrypt:32768:8:1$")
+        app.config["PASSWORD_HASH_METHOD"] = CHEAP_PASSWORD_HASH
+        assert AuthActions(app.test_client()).login().status_code == 302
+        assert AuthActions(app.test_client()).register("bob").status_code == 302
+        with app.app_context():
+            bob = get_db().execute(select(Player).where(Player.username == "bob")).one()
+        assert bob.password_hash.startswith(CHEAP_PASSWORD_HASH + "$")
+    finally:
+        app.extensions["crib_engine"].dispose()
 
 
 def test_login_on_another_device_and_merge(app: Flask, auth: AuthActions) -> None:
