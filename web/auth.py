@@ -215,8 +215,8 @@ def login() -> str | Response:
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
-        unknown = _unknown_user_hash(_hash_method())
-        if not _password_matches(stored or unknown, password) or player is None:
+        stored = stored or _unknown_user_hash(_hash_method())
+        if not _password_matches(stored, password) or player is None:
             flash("Unknown username or wrong password.")
             return render_template("auth/login.html"), 401  # type: ignore[return-value]
         guest = current_player()
