@@ -23,6 +23,7 @@ continues; the next session runs chunk N + 1.
 Usage:
     scripts/train-chunk 1        # in the background: nohup, nice -n 19, OMP_NUM_THREADS=1
     python -m vision.chunks 1    # the same in the foreground
+    python -m vision.chunks --judge runs/gpu/1   # a classifier trained elsewhere, same gate
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class Recipe:
     """Held-out scenes."""
     workers: int = 2
     """Generator processes (niced with the rest of the chunk)."""
-    older_scenes: int = 80
+    older_scenes: int = 240
     """Held-out photos of the older scene generator (``make_scene``) per kind of deck."""
     decks: int = 30
     """Decks the scenes are drawn from: every deck ``python -m vision.synth.faces`` renders (18
@@ -373,26 +374,56 @@ def run_chunk(
     shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
     phase("train", t0)
     t0 = time.time()
-    shipped = held_out_figures(base, held, runs)
-    shipped["older"] = older_scene_figures(base, faces, runs, recipe)
-    candidate = held_out_figures(models, held, runs)
-    candidate["older"] = older_scene_figures(models, faces, runs, recipe)
+    verdict, record["figures"] = judge_folder(models, base, held, faces, runs, recipe)
     phase("held-out check", t0)
-    verdict = judge(candidate, shipped)
-    record["figures"] = {"shipped": shipped, "candidate": candidate}
     record["verdict"] = dataclasses.asdict(verdict)
     (out / "chunk.json").write_text(json.dumps(record, indent=1))
     return verdict
 
 
+def judge_folder(
+    models: Path, base: Path, held: Path, faces: Path, runs: Path, recipe: Recipe = RECIPE
+) -> tuple[Verdict, dict[str, Any]]:
+    """Judge the classifier in ``models`` against ``base``'s by the chunk gate (step 3).
+
+    Also for classifiers trained elsewhere (a GPU run): ``models`` must hold both of the
+    reader's models. Figures are kept in ``runs`` as a chunk's are.
+
+    Returns:
+        (tuple): The verdict, and ``{"shipped": ..., "candidate": ...}`` figures.
+    """
+    shipped = held_out_figures(base, held, runs)
+    shipped["older"] = older_scene_figures(base, faces, runs, recipe)
+    candidate = held_out_figures(models, held, runs)
+    candidate["older"] = older_scene_figures(models, faces, runs, recipe)
+    return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
+
+
 def main() -> None:
     """CLI entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("chunk", type=int, help="chunk number, from 1")
+    ap.add_argument("chunk", type=int, nargs="?", help="chunk number, from 1")
     ap.add_argument("--base", type=Path, default=MODELS_DIR, help="models folder to improve on")
     faces = CACHE_DIR / "faces"
     ap.add_argument("--faces", type=Path, default=faces, help=f"rendered decks (default: {faces})")
+    ap.add_argument(
+        "--judge", type=Path, metavar="FOLDER",
+        help="judge this models folder (trained elsewhere) by the gate instead of running a chunk",
+    )  # fmt: skip
     a = ap.parse_args()
+    if (a.chunk is None) == (a.judge is None):
+        ap.error("give a chunk number or --judge FOLDER")
+    if a.judge:
+        if not (a.judge / "card_classifier.onnx").exists():
+            ap.error(f"{a.judge} holds no card_classifier.onnx")
+        held = REPO_ROOT / "datasets" / f"held{RECIPE.held_seed}"
+        runs = REPO_ROOT / "runs" / "chunks"
+        verdict, figures = judge_folder(a.judge, a.base, held, a.faces, runs)
+        record = {"figures": figures, "verdict": dataclasses.asdict(verdict)}
+        (a.judge / "gate.json").write_text(json.dumps(record, indent=1))
+        print("\n".join(verdict.reasons))
+        print(f"verdict: {'ship' if verdict.ship else 'keep the shipped classifier'}")
+        return
     try:
         verdict = run_chunk(a.chunk, base=a.base, faces=a.faces)
     except ChunkError as error:

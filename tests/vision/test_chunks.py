@@ -130,6 +130,46 @@ def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
     assert "chunks are numbered from 1, not 0" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        ([], "give a chunk number or --judge FOLDER"),
+        (["3", "--judge", "runs/gpu/1"], "give a chunk number or --judge FOLDER"),
+        (["--judge", "{tmp}"], "{tmp} holds no card_classifier.onnx"),
+    ],
+)
+def test_what_to_judge_is_asked_in_one_line(
+    argv: list[str], said: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    argv = [arg.format(tmp=tmp_path) for arg in argv]
+    monkeypatch.setattr("sys.argv", ["vision.chunks", *argv])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert said.format(tmp=tmp_path) in capsys.readouterr().err
+
+
+def test_a_folder_trained_elsewhere_is_judged_by_the_gate_and_its_verdict_kept(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "card_classifier.onnx").write_bytes(b"")
+    shipped, candidate = figures(0.7766), figures(0.7953)
+    seen = {}
+
+    def measured(models: Path, base: Path, *args) -> tuple:
+        seen["models"], seen["base"] = models, base
+        return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
+
+    monkeypatch.setattr("vision.chunks.judge_folder", measured)
+    monkeypatch.setattr("sys.argv", ["vision.chunks", "--judge", str(tmp_path)])
+    main()
+    assert seen == {"models": tmp_path, "base": MODELS_DIR}
+    kept = json.loads((tmp_path / "gate.json").read_text())
+    assert kept["verdict"]["ship"] is True
+    assert kept["figures"]["candidate"]["scenes"]["clean"] == 0.7953
+    assert capsys.readouterr().out.splitlines()[-1] == "verdict: ship"
+
+
 @pytest.mark.slow
 # torch warns from inside vision.train: load_onnx_weights wraps a read-only ONNX array (the
 # copy_ is safe) and export_classifier uses the TorchScript exporter, deprecated since 2.9
