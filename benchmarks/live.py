@@ -2,6 +2,10 @@
 time from its capture to its outline on the page, and the drill answers a second another player
 keeps meanwhile.
 
+Frames a second are given twice: over the whole window (the time a client holds a reading and
+opens its camera again included) and while reading (each client's frames over its time in live
+mode, from a run's start to its hold: what a player aiming the phone gets; the target).
+
 The trainer runs as ``crib serve`` runs it (``deploy.local_server.spawn``) on 127.0.0.1. A live
 client is a headless Chromium page on ``/photo`` in live mode (whole table) whose fake camera
 plays a generated two-player table (``tests/e2e/video.py``); when its reading holds, it goes
@@ -104,6 +108,10 @@ class LiveRun:
 
     clients: int
     frames_per_s: float
+    """Frames read a second over the whole window, the time held and reopening the camera
+    included."""
+    live_frames_per_s: float
+    """Frames read a second while reading (each client's frames over its own time in live)."""
     latencies_ms: list[float]
     refusals: Counter[int]
     drill_answers_per_s: float
@@ -126,6 +134,19 @@ def open_live(browser: Browser, url: str, refusals: Counter[int]) -> Page:
     return page
 
 
+RESET_STATS = """() => {
+  const since = window.liveStats.since === null ? null : performance.now();
+  window.liveStats = { frames: 0, latencies: [], liveMs: 0, since };
+}"""
+"""Start a page's live statistics afresh (a run reading now counts from now)."""
+READ_STATS = """() => {
+  const stats = window.liveStats;
+  const running = stats.since === null ? 0 : performance.now() - stats.since;
+  return { ...stats, liveMs: stats.liveMs + running };
+}"""
+"""A page's live statistics, with the time of the run still reading counted."""
+
+
 def keep_live(pages: list[Page], seconds: float) -> None:
     """For ``seconds``, send every page whose reading holds back to live."""
     end = time.monotonic() + seconds
@@ -145,16 +166,17 @@ def measure(browser: Browser, url: str, clients: int, args: argparse.Namespace) 
             raise SystemExit(f"a live client read no frame in {WARM_UP_S} s")
         keep_live(pages, 0.5)
     for page in pages:
-        page.evaluate("() => { window.liveStats = { frames: 0, latencies: [] }; }")
+        page.evaluate(RESET_STATS)
     refusals.clear()
     with drills(url, args.drill_threads) as tally:
         keep_live(pages, args.seconds)
-    stats = [page.evaluate("() => window.liveStats") for page in pages]
+    stats = [page.evaluate(READ_STATS) for page in pages]
     for page in pages:
         page.context.close()
     return LiveRun(
         clients,
         sum(s["frames"] for s in stats) / args.seconds,
+        sum(s["frames"] / max(s["liveMs"] / 1000, 1e-9) for s in stats),
         [ms for s in stats for ms in s["latencies"]],
         refusals,
         tally["answers"] / args.seconds,
@@ -211,11 +233,13 @@ def main() -> None:
             browser.close()
             server.terminate()
             server.wait(timeout=30)
-    print("clients  frames/s  capture→outline median  p90     drills/s  kept   refused")
+    print(
+        "clients  frames/s  live frames/s  capture→outline median  p90     drills/s  kept   refused"
+    )
     for run in runs:
         kept = f"{100 * run.drill_answers_per_s / alone:4.0f} %" if alone else "   - "
         print(
-            f"{run.clients:7d}  {run.frames_per_s:8.2f}"
+            f"{run.clients:7d}  {run.frames_per_s:8.2f}  {run.live_frames_per_s:13.2f}"
             f"  {percentile(run.latencies_ms, 0.5):17.0f} ms"
             f"  {percentile(run.latencies_ms, 0.9):5.0f} ms"
             f"  {run.drill_answers_per_s:8.1f}  {kept}"
@@ -224,7 +248,10 @@ def main() -> None:
     by_clients = {run.clients: run for run in runs}
     if 1 in by_clients:
         one = by_clients[1]
-        print(f"\none client: {one.frames_per_s:.2f} frames/s (target >= 4)")
+        print(
+            f"\none client: {one.live_frames_per_s:.2f} frames/s while reading (target >= 4);"
+            f" {one.frames_per_s:.2f} over the window, holds and camera reopenings included"
+        )
         print(
             f"capture to outline, one client: median {percentile(one.latencies_ms, 0.5):.0f} ms"
             " (target <= 300 ms)"

@@ -43,9 +43,10 @@ const CAMERA_FAILURES = {
 /** The camera session: its stream, which run of the frame loop is current, the frames that
     read the same cards, and the pause between frames the trainer has asked for. */
 const live = { stream: null, run: 0, same: [], pause: 0, misses: 0, heldUrl: "" };
-/** What live mode measured, for benchmarks/live.py: frames read and each frame's milliseconds
-    from its capture to its outline on the video. */
-window.liveStats = { frames: 0, latencies: [] };
+/** What live mode measured, for benchmarks/live.py: frames read, each frame's milliseconds
+    from its capture to its outline on the video, and the milliseconds spent reading frames
+    (`liveMs`, ended runs; `since`: when the current run began, null while held or stopped). */
+window.liveStats = { frames: 0, latencies: [], liveMs: 0, since: null };
 
 const video = $("live-video");
 const marks = $("live-marks");
@@ -157,9 +158,21 @@ function frameForm(blob) {
   return form;
 }
 
+/** Read frames while run `run` is current (`readUntilHeld`), its time counted in
+    `liveStats.liveMs`. */
+async function readFrames(run) {
+  window.liveStats.since = performance.now();
+  try {
+    await readUntilHeld(run);
+  } finally {
+    window.liveStats.liveMs += performance.now() - window.liveStats.since;
+    window.liveStats.since = null;
+  }
+}
+
 /** Read frames one at a time (the next taken when an answer arrives) while run `run` is
     current; end in a hold. */
-async function readFrames(run) {
+async function readUntilHeld(run) {
   while (run === live.run) {
     const frame = await grab();
     if (!frame) {
