@@ -1,7 +1,8 @@
 """Train the reader's two models and export them to ONNX in ``models/``.
 
 1. ``detect``: a one-class YOLOv8n detector of printed corner indices, trained from scratch with
-   Ultralytics (imported lazily, only here).
+   Ultralytics (imported lazily, only here), or fine-tuned from a checkpoint or from the
+   shipped ONNX export (``--det-init models/index_detector.onnx``).
 2. ``classify``: a small CNN (:func:`vision.classifier.index_net`) that names the card
    (52 classes + "none") from a 64x64 crop around each detected index.
 
@@ -104,7 +105,10 @@ def train_detector(
         models_dir (Path): Where the ONNX model is copied.
         project (Path): Runs folder.
         cache (bool | str): Ultralytics image cache (``"ram"`` on big machines).
-        init (Path | None): Start from these detector weights (fine-tuning) instead of scratch.
+        init (Path | None): Start from these detector weights (fine-tuning) instead of scratch:
+            an Ultralytics checkpoint, or an exported ``index_detector.onnx``, rebuilt as a
+            trainable model first (:mod:`vision.detector_init`, written to
+            ``project/name/init.pt``).
 
     Returns:
         (Path): The exported ONNX file in ``models_dir``.
@@ -119,6 +123,8 @@ def train_detector(
         model = YOLO(str(last))
         model.train(resume=True)
     else:
+        if init and init.suffix == ".onnx":
+            init = _rebuilt(init, yaml.parent, imgsz, project / name / "init.pt")
         model = YOLO(str(init)) if init else YOLO("yolov8n.yaml")
         args = dict(
             data=str(yaml.resolve()),
@@ -151,6 +157,14 @@ def train_detector(
         model.train(**args)
     best = project / name / "weights" / "best.pt"
     return export_detector(best if best.exists() else last, imgsz, models_dir)
+
+
+def _rebuilt(onnx_path: Path, data: Path, imgsz: int, checkpoint: Path) -> Path:
+    """The exported detector as a checkpoint to fine-tune, its batch norms set on ``data``."""
+    from vision.detector_init import calibration_photos, detector_from_onnx, save_checkpoint
+
+    photos = calibration_photos(data, imgsz)
+    return save_checkpoint(detector_from_onnx(onnx_path, photos), checkpoint)
 
 
 def export_detector(weights: Path, imgsz: int, models_dir: Path = MODELS_DIR) -> Path:

@@ -37,6 +37,12 @@ def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeyp
         data, epochs=1, imgsz=64, batch=4, models_dir=models, project=tmp_path / "runs"
     )
     assert cls.exists() and det.exists()
+    # the shipped detector, rebuilt from its export, fine-tunes on the same set
+    tuned = train_detector(
+        data, epochs=1, imgsz=64, batch=4, models_dir=tmp_path / "tuned", name="det-tuned",
+        project=tmp_path / "runs", init=MODELS_DIR / "index_detector.onnx",
+    )  # fmt: skip
+    assert tuned.exists() and (tmp_path / "runs" / "det-tuned" / "init.pt").exists()
     # resumable: a second call continues from the checkpoint without error
     train_classifier(
         data, epochs=2, batch=64, models_dir=models, project=tmp_path / "runs", width=8, resume=True
@@ -89,6 +95,39 @@ def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     crops = (x * 255).round().byte().permute(0, 2, 3, 1).numpy()
     stretched = (_normalized(x) * 255).round().byte().permute(0, 2, 3, 1).numpy()
     assert np.array_equal(stretched, normalize_crops(crops))
+
+
+def test_the_detector_rebuilt_from_its_export_computes_what_the_export_does() -> None:
+    """Rebuilt from the shipped ONNX (no checkpoint of it exists), the detector gives the
+    export's boxes and scores in eval mode, and in training mode on its calibration photos too:
+    each batch norm's statistics are those of its input there."""
+    import onnxruntime as ort
+
+    from vision.detector_init import detector_from_onnx
+
+    photos = np.random.default_rng(0).random((2, 3, 640, 640), dtype=np.float32)
+    model = detector_from_onnx(MODELS_DIR / "index_detector.onnx", photos)
+    session = ort.InferenceSession(
+        str(MODELS_DIR / "index_detector.onnx"), providers=["CPUExecutionProvider"]
+    )
+    want = np.concatenate([session.run(None, {"images": photos[i : i + 1]})[0] for i in (0, 1)])
+    with torch.no_grad():
+        got = model(torch.from_numpy(photos))[0].numpy()
+        for layer in model.modules():
+            if isinstance(layer, torch.nn.BatchNorm2d):
+                layer.train()  # normalise by the batch's own statistics, as in training
+        trained = model(torch.from_numpy(photos))[0].numpy()
+    assert got.shape == want.shape == (2, 5, 8400)
+    assert np.abs(got[:, :4] - want[:, :4]).max() < 0.05  # box pixels at 640
+    assert np.abs(got[:, 4] - want[:, 4]).max() < 1e-4  # scores
+    assert np.abs(trained[:, 4] - want[:, 4]).max() < 1e-3
+
+
+def test_a_file_that_is_not_the_detectors_export_is_refused(tmp_path: Path) -> None:
+    from vision.detector_init import detector_from_onnx
+
+    with pytest.raises(ValueError, match="is not a one-class YOLOv8n export"):
+        detector_from_onnx(MODELS_DIR / "card_classifier.onnx", np.zeros((1, 3, 64, 64), "f4"))
 
 
 def test_hard_light_blurs_or_overexposes_the_share_asked_for() -> None:
