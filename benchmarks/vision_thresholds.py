@@ -21,6 +21,7 @@ Usage:
     python -m vision.synth.generate --out datasets/val1 --n 300 --seed 1 --val-frac 1
     python benchmarks/vision_thresholds.py datasets/val1 [--models models]
     python benchmarks/vision_thresholds.py datasets/val1 --conditions [clean,blur] [--limit N]
+    python benchmarks/vision_thresholds.py datasets/held41 --conditions --ladder --json out.json
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from vision_robustness import CONDITIONS  # noqa: E402  (this folder is on sys.path)
 
 from vision import MODELS_DIR  # noqa: E402
-from vision.certainty import SERVING_CERTAINTY, Certainty  # noqa: E402
+from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty  # noqa: E402
 from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 
@@ -89,20 +90,26 @@ OPERATING_POINTS: dict[str, Certainty] = {
 
 
 def per_condition(
-    data_dir: Path, reader: CardReader, conditions: list[str], limit: int | None = None
+    data_dir: Path,
+    reader: CardReader,
+    conditions: list[str],
+    limit: int | None = None,
+    points: dict[str, Certainty] | None = None,
 ) -> tuple[dict[str, dict[str, tuple[SubsetScore, int]]], list[float], list[float]]:
     """Scores and strays per condition and operating point over the scenes of ``data_dir``.
 
+    ``points`` are :data:`OPERATING_POINTS` by default, their ``"serving"`` the reader's own.
     Also returns the seconds a scene took to detect and classify, and to weigh the evidence.
     """
+    chosen = points or OPERATING_POINTS | {"serving": reader.certainty}
     rows = [json.loads(line) for line in (data_dir / "meta" / "val.jsonl").open()][:limit]
-    widest = max(p.reread_below for p in OPERATING_POINTS.values())
+    widest = max(p.reread_below for p in chosen.values())
     out: dict[str, dict[str, tuple[SubsetScore, int]]] = {}
     detect, classify, evidence = reader.detect, reader.classify, reader.evidence
     read_s: list[float] = []
     weigh_s: list[float] = []
     for cond in conditions:
-        out[cond] = {name: (SubsetScore(), 0) for name in OPERATING_POINTS}
+        out[cond] = {name: (SubsetScore(), 0) for name in chosen}
         for row in rows:
             img = cv2.imread(str(data_dir / row["file"]))
             if img is None:
@@ -122,7 +129,7 @@ def per_condition(
             reader.classify = lambda _img, _boxes, p=probs: p  # type: ignore[method-assign]
             reader.evidence = lambda _img, _boxes, _probs, e=ev: e  # type: ignore[method-assign]
             placed = set(row["placed"])
-            for name, point in OPERATING_POINTS.items():
+            for name, point in chosen.items():
                 reader.certainty = point
                 reading = reader.read(img)
                 score, strays = out[cond][name]
@@ -133,15 +140,30 @@ def per_condition(
 
 
 def _print_conditions(
-    data_dir: Path, reader: CardReader, conditions: list[str], limit: int | None
+    data_dir: Path,
+    reader: CardReader,
+    conditions: list[str],
+    limit: int | None,
+    points: dict[str, Certainty] | None,
+    json_path: Path | None,
 ) -> None:
-    results, read_s, weigh_s = per_condition(data_dir, reader, conditions, limit)
+    results, read_s, weigh_s = per_condition(data_dir, reader, conditions, limit, points)
+    if json_path:
+        figures = {
+            cond: {
+                name: {"precision": s.precision, "recall": s.recall, "uncertain": s.uncertain}
+                | {"strays": strays}
+                for name, (s, strays) in by_point.items()
+            }
+            for cond, by_point in results.items()
+        }
+        json_path.write_text(json.dumps(figures, indent=1))
     print(
         f"{'condition':<12} {'operating point':<24} {'precision':>9} {'recall':>7} "
         f"{'uncertain':>9} {'strays':>6}"
     )
-    for cond, points in results.items():
-        for name, (s, strays) in points.items():
+    for cond, by_point in results.items():
+        for name, (s, strays) in by_point.items():
             print(
                 f"{cond:<12} {name:<24} {s.precision:>9.2%} {s.recall:>7.2%} {s.uncertain:>9} "
                 f"{strays:>6}"
@@ -167,6 +189,11 @@ def main() -> None:
         default=None,
         help="per-condition table of the certainty operating points (all conditions if bare)",
     )
+    ap.add_argument(
+        "--ladder", action="store_true",
+        help="with --conditions: the points of vision.certainty.CERTAINTY_LADDER (ladder 0 ...)",
+    )  # fmt: skip
+    ap.add_argument("--json", type=Path, default=None, help="with --conditions: also write here")
     a = ap.parse_args()
     cv2.setNumThreads(2)
     if a.conditions is not None:
@@ -174,7 +201,9 @@ def main() -> None:
         unknown = [c for c in conditions if c not in CONDITIONS]
         if unknown:
             sys.exit(f"unknown condition {unknown[0]!r}; choose from {', '.join(CONDITIONS)}")
-        _print_conditions(a.data_dir, CardReader(a.models), conditions, a.limit)
+        ladder = {f"ladder {i}": point for i, point in enumerate(CERTAINTY_LADDER)}
+        points = ladder if a.ladder else None
+        _print_conditions(a.data_dir, CardReader(a.models), conditions, a.limit, points, a.json)
         return
     results = sweep(a.data_dir, CardReader(a.models), a.limit)
     print(

@@ -157,3 +157,27 @@ precision from 98.9 to 99.6%, and for blurred ones blur from 99.1 to 99.4%, each
 recall elsewhere than a global 0.75 or 0.8. Second readings under the other normalisation
 helped at 0.5 (+0.2 to +0.8 points of precision) but not at 0.7 (within +-0.2 points, at 11% of
 the read time), so they are off."""
+
+
+def _stricter(sure_above: float, hard_sure_above: float) -> Certainty:
+    """The serving point's form, with other bars."""
+    return Certainty(
+        sure_above,
+        blurred_below=SERVING_CERTAINTY.blurred_below,
+        blurred_sure_above=hard_sure_above,
+        clipped_above=SERVING_CERTAINTY.clipped_above,
+        clipped_sure_above=hard_sure_above,
+    )
+
+
+CERTAINTY_LADDER: tuple[Certainty, ...] = (
+    SERVING_CERTAINTY,
+    _stricter(0.75, 0.85),
+    _stricter(0.8, 0.9),
+    _stricter(0.85, 0.9),
+    _stricter(0.9, 0.95),
+)
+"""Operating points for a new classifier, from the serving one to the strictest. A candidate
+takes the loosest whose precision on held-out synthetic scenes is at least the shipped reader's
+under every condition (:func:`vision.chunks.calibrate`), and states it in its
+``card_classifier.json``: a classifier that reads more cards may also be surer of wrong ones."""

@@ -9,12 +9,14 @@ Every chunk follows one fixed recipe (:data:`RECIPE`):
    better than the shipped one) on their crops for a fixed number of minutes on one torch
    thread, with the run-5 settings (stretched crops, 30% extra blurred or overexposed crops,
    AdamW 5e-4): the series trains on ever more scenes whether or not a chunk ships;
-3. read the same held-out synthetic scenes (``datasets/held41``: seed 41, validation split only)
-   with the candidate and the shipped classifier through ``benchmarks/classifier_conditions.py``
-   (clean, overexposed, blur, dark; each classifier's figures are kept, see
-   :func:`figures_file`), then whole photos of the older scene generator that the reader's tests
-   use (:func:`older_scene_figures`: printed and procedural decks apart), and decide with
-   :func:`judge`.
+3. give the candidate its certainty operating point (:func:`calibrate`: the loosest at which
+   it is as precise as the shipped reader on the held-out scenes below, under each condition),
+   then read the same held-out synthetic scenes (``datasets/held41``: seed 41, validation split
+   only) with the candidate and the shipped classifier through
+   ``benchmarks/classifier_conditions.py`` (clean, overexposed, blur, dark; each classifier's
+   figures are kept, see :func:`figures_file`), then whole photos of the older scene generator
+   that the reader's tests use (:func:`older_scene_figures`: printed and procedural decks
+   apart), and decide with :func:`judge`.
 
 Everything a chunk writes goes under ``runs/chunks/NNN`` (``chunk.json``: recipe, seed, times,
 figures, verdict). A rerun of a chunk skips the steps already done, so an interrupted chunk
@@ -43,6 +45,7 @@ from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 
+DET = "index_detector.onnx"
 CONDITIONS = ("clean", "overexposed", "blur", "dark")
 """Held-out scene conditions of ``benchmarks/classifier_conditions.py``, ``clean`` first."""
 
@@ -392,11 +395,71 @@ def judge_folder(
     Returns:
         (tuple): The verdict, and ``{"shipped": ..., "candidate": ...}`` figures.
     """
+    certainty = calibrate(models, base, held, runs)
     shipped = held_out_figures(base, held, runs)
     shipped["older"] = older_scene_figures(base, faces, runs, recipe)
     candidate = held_out_figures(models, held, runs)
     candidate["older"] = older_scene_figures(models, faces, runs, recipe)
+    candidate["certainty"] = certainty
     return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
+
+
+def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, Any]:
+    """Give the classifier in ``models`` its operating point, before any figure of the gate.
+
+    That is the loosest rung of :data:`vision.certainty.CERTAINTY_LADDER` at which its certain
+    cards on the held-out scenes are at least as precise as ``base``'s reader's, under each
+    condition (``benchmarks/vision_thresholds.py --conditions``), the strictest rung when none
+    is; written as ``"certainty"`` into ``models/card_classifier.json``.
+
+    Returns:
+        (dict): The rung (``"rung"``, from 0), its settings, and the precisions compared.
+    """
+    from vision.certainty import CERTAINTY_LADDER
+
+    scenes = held / "meta" / "val.jsonl"
+    base_files = [base / name for name in ("card_classifier.onnx", "card_classifier.json", DET)]
+    served = _kept(
+        _kept_file(cache, "served", scenes, *base_files),
+        lambda: _thresholds(base, held, ladder=False),
+    )
+    ladder = _kept(
+        _kept_file(cache, "ladder", scenes, models / "card_classifier.onnx", models / DET),
+        lambda: _thresholds(models, held, ladder=True),
+    )
+    wanted = {c: served[c]["serving"]["precision"] for c in CONDITIONS}
+    rung = next(
+        (
+            i
+            for i in range(len(CERTAINTY_LADDER))
+            if all(ladder[c][f"ladder {i}"]["precision"] >= wanted[c] for c in CONDITIONS)
+        ),
+        len(CERTAINTY_LADDER) - 1,
+    )
+    point = dataclasses.asdict(CERTAINTY_LADDER[rung])
+    meta_file = models / "card_classifier.json"
+    meta_file.write_text(
+        json.dumps(json.loads(meta_file.read_text()) | {"certainty": point}, indent=1)
+    )
+    compared = {
+        c: {"base": wanted[c], "candidate": ladder[c][f"ladder {rung}"]["precision"]}
+        for c in CONDITIONS
+    }
+    return {"rung": rung, "point": point, "precision": compared}
+
+
+def _thresholds(models: Path, held: Path, ladder: bool) -> dict[str, Any]:
+    """``benchmarks/vision_thresholds.py --conditions`` on ``held`` with ``models``, as JSON."""
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch) / "figures.json"
+        subprocess.run(
+            [sys.executable, str(REPO_ROOT / "benchmarks" / "vision_thresholds.py"), str(held),
+             "--models", str(models), "--conditions", ",".join(CONDITIONS), "--json", str(fresh),
+             *(["--ladder"] if ladder else [])],
+            check=True,
+        )  # fmt: skip
+        figures: dict[str, Any] = json.loads(fresh.read_text())
+    return figures
 
 
 def main() -> None:

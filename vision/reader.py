@@ -243,7 +243,9 @@ class CardReader:
         threads (int): onnxruntime intra-op threads.
         det_conf (float): Minimum detector score for a corner index.
         certainty (Certainty): When a reading is stated as certain (:mod:`vision.certainty`);
-            the rest are reported uncertain. :data:`vision.certainty.SERVING_CERTAINTY` by default.
+            the rest are reported uncertain. By default the classifier's own operating point
+            (``"certainty"`` in ``card_classifier.json``: it was chosen for that classifier's
+            probabilities), else :data:`vision.certainty.SERVING_CERTAINTY`.
         turn_below (float): Top probability under which a crop is also read turned (see
             :meth:`classify`).
         tiles (str): ``"auto"`` (second look on large photos), ``"always"`` or ``"never"``.
@@ -297,7 +299,9 @@ class CardReader:
         shape = det_input.shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
         self.det_conf = det_conf
-        self.certainty = SERVING_CERTAINTY if certainty is None else certainty
+        if certainty is None:
+            certainty = Certainty(**meta["certainty"]) if "certainty" in meta else SERVING_CERTAINTY
+        self.certainty = certainty
         self.turn_below = turn_below
         self.tiles = tiles
         self.none_above = none_above

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from vision import MODELS_DIR
+from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty
 from vision.chunks import (
     CONDITIONS,
     RECIPE,
     Recipe,
+    calibrate,
     chunk_seed,
     deck_names,
     judge,
@@ -70,6 +73,68 @@ def finished_chunk(runs: Path, chunk: int, candidate_clean: float) -> Path:
     compared = {"shipped": figures(0.7766), "candidate": figures(candidate_clean)}
     (folder / "chunk.json").write_text(json.dumps({"figures": compared}))
     return folder
+
+
+def thresholds_figures(precisions: dict[str, list[float]], ladder: bool) -> dict:
+    """``vision_thresholds.py --json`` figures: a precision per condition and operating point."""
+    names = [f"ladder {i}" for i in range(len(CERTAINTY_LADDER))] if ladder else ["serving"]
+    return {
+        c: {name: {"precision": p} for name, p in zip(names, precisions[c], strict=True)}
+        for c in CONDITIONS
+    }
+
+
+@pytest.mark.parametrize(
+    ("overexposed", "rung"),
+    [
+        ([0.990, 0.994, 0.996, 0.997, 0.998], 0),  # as precise as the base at the serving point
+        ([0.980, 0.985, 0.991, 0.997, 0.998], 2),  # the loosest rung that is
+        ([0.970, 0.975, 0.980, 0.985, 0.988], 4),  # none is: the strictest
+    ],
+)
+def test_a_candidate_takes_the_loosest_certainty_as_precise_as_the_base(
+    overexposed: list[float], rung: int, tmp_path: Path, monkeypatch
+) -> None:
+    base, models = tmp_path / "base", tmp_path / "candidate"
+    for folder in (base, models):
+        folder.mkdir()
+        for name in ("card_classifier.onnx", "index_detector.onnx"):
+            (folder / name).write_bytes(folder.name.encode())
+        (folder / "card_classifier.json").write_text('{"classes": ["AC", "none"]}')
+    held = tmp_path / "held"
+    (held / "meta").mkdir(parents=True)
+    (held / "meta" / "val.jsonl").write_text("{}\n")
+    base_precision = {c: [0.99] for c in CONDITIONS}
+    candidate = {c: [0.995] * 5 for c in CONDITIONS} | {"overexposed": overexposed}
+    measured = []
+
+    def run(folder: Path, _held: Path, ladder: bool) -> dict:
+        measured.append(folder)
+        return thresholds_figures(candidate if ladder else base_precision, ladder)
+
+    monkeypatch.setattr("vision.chunks._thresholds", run)
+    chosen = calibrate(models, base, held, tmp_path / "runs")
+    assert chosen["rung"] == rung
+    assert chosen["precision"]["overexposed"] == {"base": 0.99, "candidate": overexposed[rung]}
+    meta = json.loads((models / "card_classifier.json").read_text())
+    assert Certainty(**meta["certainty"]) == CERTAINTY_LADDER[rung]
+    assert meta["classes"] == ["AC", "none"]
+    # both figures are kept: a second calibration measures nothing again
+    assert calibrate(models, base, held, tmp_path / "runs") == chosen
+    assert measured == [base, models]
+
+
+def test_the_reader_reads_with_its_classifiers_own_certainty(tmp_path: Path) -> None:
+    from vision.reader import CardReader
+
+    for path in MODELS_DIR.glob("*.onnx"):
+        (tmp_path / path.name).symlink_to(path)
+    meta = json.loads((MODELS_DIR / "card_classifier.json").read_text())
+    (tmp_path / "card_classifier.json").write_text(json.dumps(meta))
+    assert CardReader(tmp_path).certainty == SERVING_CERTAINTY  # none stated
+    stated = meta | {"certainty": dataclasses.asdict(CERTAINTY_LADDER[2])}
+    (tmp_path / "card_classifier.json").write_text(json.dumps(stated))
+    assert CardReader(tmp_path).certainty == CERTAINTY_LADDER[2] != SERVING_CERTAINTY
 
 
 def test_each_chunk_continues_the_previous_chunks_training(tmp_path: Path) -> None:
@@ -191,6 +256,9 @@ def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc
     candidate = tmp_path / "runs" / "003" / "models"
     assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
     assert (tmp_path / "datasets" / "held41" / "meta" / "val.jsonl").exists()
+    rung = record["figures"]["candidate"]["certainty"]["rung"]
+    meta = json.loads((candidate / "card_classifier.json").read_text())
+    assert Certainty(**meta["certainty"]) == CERTAINTY_LADDER[rung]
     # a rerun continues: the trained candidate is kept, not trained again, and the detector it
     # reads with is there even when the run stopped between the export and the copy
     trained = (candidate / "card_classifier.onnx").stat().st_mtime_ns
