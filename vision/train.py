@@ -88,6 +88,7 @@ def train_detector(
     project: Path = RUNS,
     cache: bool | str = False,
     init: Path | None = None,
+    lr: float = 0.002,
 ) -> Path:
     """Train the one-class corner-index detector and export ONNX.
 
@@ -109,6 +110,7 @@ def train_detector(
             an Ultralytics checkpoint, or an exported ``index_detector.onnx``, rebuilt as a
             trainable model first (:mod:`vision.detector_init`, written to
             ``project/name/init.pt``).
+        lr (float): Initial AdamW learning rate (lower to fine-tune).
 
     Returns:
         (Path): The exported ONNX file in ``models_dir``.
@@ -138,7 +140,7 @@ def train_detector(
             exist_ok=True,
             seed=seed,
             optimizer="AdamW",
-            lr0=0.002,
+            lr0=lr,
             cos_lr=True,
             warmup_epochs=min(3, max(1, epochs // 10)),
             close_mosaic=max(1, epochs // 5),
@@ -501,7 +503,11 @@ def main() -> None:
     ap.add_argument("--det-batch", type=int, default=16)
     ap.add_argument("--det-hours", type=float, default=None)
     ap.add_argument("--workers", type=int, default=0)
-    ap.add_argument("--det-init", type=Path, default=None, help="fine-tune from these weights")
+    ap.add_argument(
+        "--det-init", type=Path, default=None,
+        help="fine-tune from these weights (a checkpoint, or the exported index_detector.onnx)",
+    )  # fmt: skip
+    ap.add_argument("--det-lr", type=float, default=0.002)
     ap.add_argument("--det-cache", default=None, help="ram or disk: cache decoded training images")
     ap.add_argument("--cls-epochs", type=int, default=20)
     ap.add_argument("--cls-batch", type=int, default=256)
@@ -553,6 +559,7 @@ def main() -> None:
             project=a.project,
             cache=a.det_cache or False,
             init=a.det_init,
+            lr=a.det_lr,
         )
         print(f"detector -> {p}")
 
