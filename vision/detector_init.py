@@ -119,14 +119,22 @@ def _identity(bn: torch.nn.BatchNorm2d, bias: torch.Tensor) -> None:
 def _conv_statistics(
     model: torch.nn.Module, blocks: list[Any], photos: np.ndarray
 ) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    """Each block's convolution output, per channel: its mean and variance over ``photos``."""
+    """Each block's convolution output, per channel: its mean and variance over ``photos``.
+
+    Kept as running sums in double precision, one photo at a time.
+    """
     import torch
 
-    sums: dict[int, list[torch.Tensor]] = {i: [] for i in range(len(blocks))}
+    counts = [0] * len(blocks)
+    totals: list[Any] = [0.0] * len(blocks)
+    squares: list[Any] = [0.0] * len(blocks)
 
     def keep(i: int) -> Any:
         def hook(_module: Any, _inputs: Any, output: torch.Tensor) -> None:
-            sums[i].append(output.transpose(0, 1).flatten(1).double())
+            values = output.transpose(0, 1).flatten(1).double()
+            counts[i] += values.shape[1]
+            totals[i] = totals[i] + values.sum(1)
+            squares[i] = squares[i] + (values * values).sum(1)
 
         return hook
 
@@ -137,8 +145,12 @@ def _conv_statistics(
     finally:
         for handle in handles:
             handle.remove()
-    stacked = [torch.cat(sums[i], 1) for i in range(len(blocks))]
-    return [s.mean(1).float() for s in stacked], [s.var(1).float() for s in stacked]
+    means = [total / n for total, n in zip(totals, counts, strict=True)]
+    variances = [
+        (square - n * mean * mean) / (n - 1)
+        for square, n, mean in zip(squares, counts, means, strict=True)
+    ]
+    return [m.float() for m in means], [v.float() for v in variances]
 
 
 def save_checkpoint(model: torch.nn.Module, path: Path) -> Path:
