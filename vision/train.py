@@ -142,7 +142,9 @@ def train_detector(
             optimizer="AdamW",
             lr0=lr,
             cos_lr=True,
-            warmup_epochs=min(3, max(1, epochs // 10)),
+            # warm-up steadies a start from random weights; from trained ones its bias rate
+            # (0.1, Ultralytics' warmup_bias_lr) would throw away the biases of a short run
+            warmup_epochs=0 if init else min(3, max(1, epochs // 10)),
             close_mosaic=max(1, epochs // 5),
             fliplr=0.0,
             degrees=0.0,

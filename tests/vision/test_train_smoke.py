@@ -43,6 +43,8 @@ def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeyp
         project=tmp_path / "runs", init=MODELS_DIR / "index_detector.onnx",
     )  # fmt: skip
     assert tuned.exists() and (tmp_path / "runs" / "det-tuned" / "init.pt").exists()
+    tuned_args = (tmp_path / "runs" / "det-tuned" / "args.yaml").read_text().splitlines()
+    assert "warmup_epochs: 0" in tuned_args  # no warm-up's bias rate on trained weights
     # resumable: a second call continues from the checkpoint without error
     train_classifier(
         data, epochs=2, batch=64, models_dir=models, project=tmp_path / "runs", width=8, resume=True
