@@ -114,6 +114,9 @@ def train_detector(
 
     Returns:
         (Path): The exported ONNX file in ``models_dir``.
+
+    Raises:
+        RuntimeError: ``hours`` ended before the first epoch did (nothing was saved).
     """
     _yolo_env()
     from ultralytics import YOLO
@@ -160,6 +163,8 @@ def train_detector(
             args["time"] = hours
         model.train(**args)
     best = project / name / "weights" / "best.pt"
+    if not best.exists() and not last.exists():  # the time budget ended before an epoch did
+        raise RuntimeError(f"no epoch of {name} finished within {hours} h: nothing to export")
     return export_detector(best if best.exists() else last, imgsz, models_dir)
 
 
