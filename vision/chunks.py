@@ -44,8 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
+from vision.train import DET_ONNX
 
-DET = "index_detector.onnx"
+CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
+"""Where each chunk's folder and the kept figures go."""
+DATASETS = REPO_ROOT / "datasets"
+"""Where the chunks' scenes and the held-out scenes go."""
 CONDITIONS = ("clean", "overexposed", "blur", "dark")
 """Held-out scene conditions of ``benchmarks/classifier_conditions.py``, ``clean`` first."""
 
@@ -246,7 +250,7 @@ def older_scene_figures(
         "older",
         models / "card_classifier.onnx",
         models / "card_classifier.json",
-        models / "index_detector.onnx",
+        models / DET_ONNX,
         photos,
     )
     return _kept(kept, lambda: _read_older_scenes(models, faces, recipe))
@@ -287,17 +291,20 @@ def held_out_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
     """
 
     def measure() -> dict[str, Any]:
-        with tempfile.TemporaryDirectory() as scratch:
-            fresh = Path(scratch) / "figures.json"
-            subprocess.run(
-                [sys.executable, str(REPO_ROOT / "benchmarks" / "classifier_conditions.py"),
-                 "--data", str(held), "--json", str(fresh), str(models)],
-                check=True,
-            )  # fmt: skip
-            figures: dict[str, Any] = json.loads(fresh.read_text())[str(models)]
-        return figures
+        figures = _benchmark("classifier_conditions.py", "--data", str(held), str(models))
+        return dict(figures[str(models)])
 
     return _kept(figures_file(models, held, cache), measure)
+
+
+def _benchmark(script: str, *args: str) -> dict[str, Any]:
+    """The figures ``benchmarks/SCRIPT ARGS --json FILE`` writes, run in a subprocess."""
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch) / "figures.json"
+        command = [sys.executable, str(REPO_ROOT / "benchmarks" / script), *args]
+        subprocess.run([*command, "--json", str(fresh)], check=True)
+        figures: dict[str, Any] = json.loads(fresh.read_text())
+    return figures
 
 
 def starting_classifier(chunk: int, runs: Path, base: Path) -> Path:
@@ -320,8 +327,8 @@ def run_chunk(
     chunk: int,
     recipe: Recipe = RECIPE,
     base: Path = MODELS_DIR,
-    runs: Path = REPO_ROOT / "runs" / "chunks",
-    datasets: Path = REPO_ROOT / "datasets",
+    runs: Path = CHUNK_RUNS,
+    datasets: Path = DATASETS,
     faces: Path = CACHE_DIR / "faces",
 ) -> Verdict:
     """Generate, fine-tune and judge chunk ``chunk``; write ``runs/NNN/chunk.json``.
@@ -374,7 +381,7 @@ def run_chunk(
             minutes=recipe.minutes, seed=seed, models_dir=models, project=out,
             init=init / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
         )  # fmt: skip
-    shutil.copy(base / "index_detector.onnx", models)  # the reader needs both models
+    shutil.copy(base / DET_ONNX, models)  # the reader needs both models
     phase("train", t0)
     t0 = time.time()
     verdict, record["figures"] = judge_folder(models, base, held, faces, runs, recipe)
@@ -418,13 +425,13 @@ def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, An
     from vision.certainty import CERTAINTY_LADDER
 
     scenes = held / "meta" / "val.jsonl"
-    base_files = [base / name for name in ("card_classifier.onnx", "card_classifier.json", DET)]
+    base_files = [base / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
     served = _kept(
         _kept_file(cache, "served", scenes, *base_files),
         lambda: _thresholds(base, held, ladder=False),
     )
     ladder = _kept(
-        _kept_file(cache, "ladder", scenes, models / "card_classifier.onnx", models / DET),
+        _kept_file(cache, "ladder", scenes, models / "card_classifier.onnx", models / DET_ONNX),
         lambda: _thresholds(models, held, ladder=True),
     )
     wanted = {c: served[c]["serving"]["precision"] for c in CONDITIONS}
@@ -450,16 +457,8 @@ def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, An
 
 def _thresholds(models: Path, held: Path, ladder: bool) -> dict[str, Any]:
     """``benchmarks/vision_thresholds.py --conditions`` on ``held`` with ``models``, as JSON."""
-    with tempfile.TemporaryDirectory() as scratch:
-        fresh = Path(scratch) / "figures.json"
-        subprocess.run(
-            [sys.executable, str(REPO_ROOT / "benchmarks" / "vision_thresholds.py"), str(held),
-             "--models", str(models), "--conditions", ",".join(CONDITIONS), "--json", str(fresh),
-             *(["--ladder"] if ladder else [])],
-            check=True,
-        )  # fmt: skip
-        figures: dict[str, Any] = json.loads(fresh.read_text())
-    return figures
+    conditions = ("--conditions", ",".join(CONDITIONS), *(["--ladder"] if ladder else []))
+    return _benchmark("vision_thresholds.py", str(held), "--models", str(models), *conditions)
 
 
 def main() -> None:
@@ -479,9 +478,10 @@ def main() -> None:
     if a.judge:
         if not (a.judge / "card_classifier.onnx").exists():
             ap.error(f"{a.judge} holds no card_classifier.onnx")
-        held = REPO_ROOT / "datasets" / f"held{RECIPE.held_seed}"
-        runs = REPO_ROOT / "runs" / "chunks"
-        verdict, figures = judge_folder(a.judge, a.base, held, a.faces, runs)
+        held = DATASETS / f"held{RECIPE.held_seed}"
+        if not (held / "meta" / "val.jsonl").exists():
+            ap.error(f"{held} holds no held-out scenes: run a chunk first, which makes them")
+        verdict, figures = judge_folder(a.judge, a.base, held, a.faces, CHUNK_RUNS)
         record = {"figures": figures, "verdict": dataclasses.asdict(verdict)}
         (a.judge / "gate.json").write_text(json.dumps(record, indent=1))
         print("\n".join(verdict.reasons))

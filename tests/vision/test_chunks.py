@@ -201,12 +201,16 @@ def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
         ([], "give a chunk number or --judge FOLDER"),
         (["3", "--judge", "runs/gpu/1"], "give a chunk number or --judge FOLDER"),
         (["--judge", "{tmp}"], "{tmp} holds no card_classifier.onnx"),
+        (["--judge", "{tmp}/with-model"], "held41 holds no held-out scenes: run a chunk first"),
     ],
 )
 def test_what_to_judge_is_asked_in_one_line(
     argv: list[str], said: str, tmp_path: Path, monkeypatch, capsys
 ) -> None:
     argv = [arg.format(tmp=tmp_path) for arg in argv]
+    (tmp_path / "with-model").mkdir()
+    (tmp_path / "with-model" / "card_classifier.onnx").write_bytes(b"")
+    monkeypatch.setattr("vision.chunks.DATASETS", tmp_path / "datasets")  # none generated
     monkeypatch.setattr("sys.argv", ["vision.chunks", *argv])
     with pytest.raises(SystemExit) as exc:
         main()
@@ -218,17 +222,21 @@ def test_a_folder_trained_elsewhere_is_judged_by_the_gate_and_its_verdict_kept(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
     (tmp_path / "card_classifier.onnx").write_bytes(b"")
+    held = tmp_path / "datasets" / f"held{RECIPE.held_seed}"
+    (held / "meta").mkdir(parents=True)
+    (held / "meta" / "val.jsonl").write_text("{}\n")
+    monkeypatch.setattr("vision.chunks.DATASETS", tmp_path / "datasets")
     shipped, candidate = figures(0.7766), figures(0.7953)
     seen = {}
 
-    def measured(models: Path, base: Path, *args) -> tuple:
-        seen["models"], seen["base"] = models, base
+    def measured(models: Path, base: Path, held_scenes: Path, *args) -> tuple:
+        seen["models"], seen["base"], seen["held"] = models, base, held_scenes
         return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
 
     monkeypatch.setattr("vision.chunks.judge_folder", measured)
     monkeypatch.setattr("sys.argv", ["vision.chunks", "--judge", str(tmp_path)])
     main()
-    assert seen == {"models": tmp_path, "base": MODELS_DIR}
+    assert seen == {"models": tmp_path, "base": MODELS_DIR, "held": held}
     kept = json.loads((tmp_path / "gate.json").read_text())
     assert kept["verdict"]["ship"] is True
     assert kept["figures"]["candidate"]["scenes"]["clean"] == 0.7953
