@@ -69,6 +69,8 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
     from ultralytics.nn.modules import Conv
     from ultralytics.nn.tasks import DetectionModel
 
+    from vision.train import identity_batch_norm
+
     weights = {
         t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
         for t in onnx.load(str(onnx_path)).graph.initializer
@@ -83,7 +85,7 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
         missing = sorted(expected - set(weights))[:3] or sorted(set(weights) - expected)[:3]
         raise ValueError(f"{onnx_path} is not a one-class YOLOv8n export (layers {missing} ...)")
     with torch.no_grad():
-        plain = dict(model.named_parameters()) | dict(model.named_buffers())
+        plain = dict(model.named_parameters())
         for name, tensor in weights.items():
             block = name.removesuffix(".conv.weight").removesuffix(".conv.bias")
             if block not in blocks:  # a convolution of the head without a batch norm, or the DFL's
@@ -91,7 +93,7 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
             elif name.endswith("weight"):
                 _fill(blocks[block].conv.weight, tensor, onnx_path)
         for name, block in blocks.items():
-            _identity(block.bn, weights[f"{name}.conv.bias"])
+            identity_batch_norm(block.bn, weights[f"{name}.conv.bias"])
         means, variances = _conv_statistics(model, list(blocks.values()), photos)
         for (name, block), mean, variance in zip(blocks.items(), means, variances, strict=True):
             bias = weights[f"{name}.conv.bias"]
@@ -106,14 +108,6 @@ def _fill(target: torch.Tensor, tensor: torch.Tensor, onnx_path: Path) -> None:
     if target.shape != tensor.shape:
         raise ValueError(f"{onnx_path}: a layer of shape {tuple(tensor.shape)}, not {target.shape}")
     target.copy_(tensor)
-
-
-def _identity(bn: torch.nn.BatchNorm2d, bias: torch.Tensor) -> None:
-    """Make ``bn`` add ``bias`` and nothing else in eval mode."""
-    bn.running_mean.zero_()
-    bn.running_var.fill_(1.0 - bn.eps)
-    bn.weight.fill_(1.0)
-    bn.bias.copy_(bias)
 
 
 def _conv_statistics(

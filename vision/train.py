@@ -251,6 +251,18 @@ def _hard_light(x: torch.Tensor, p: float) -> torch.Tensor:
     return x
 
 
+def identity_batch_norm(bn: torch.nn.BatchNorm2d, bias: torch.Tensor) -> None:
+    """Make ``bn`` add ``bias`` and nothing else in eval mode (call under ``torch.no_grad``).
+
+    That is what an ONNX export left of a batch norm it folded into the convolution before it,
+    ``bias`` being the folded bias.
+    """
+    bn.running_mean.zero_()
+    bn.running_var.fill_(1.0 - bn.eps)
+    bn.weight.fill_(1.0)
+    bn.bias.copy_(bias)
+
+
 def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
     """Load an exported classifier's weights into ``model`` (an ``index_net`` of its width).
 
@@ -289,10 +301,7 @@ def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
             if tuple(w.shape) != tuple(conv.weight.shape):
                 raise ValueError(f"{onnx_path}: layer shape {w.shape} != {conv.weight.shape}")
             conv.weight.copy_(torch.from_numpy(w.copy()))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(b.copy()))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            identity_batch_norm(bn, torch.from_numpy(b.copy()))
         linear[0].weight.copy_(torch.from_numpy(weights[gemm[0].input[1]].copy()))
         linear[0].bias.copy_(torch.from_numpy(weights[gemm[0].input[2]].copy()))
 
