@@ -20,6 +20,11 @@ trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
 
+With ``--attack-alone`` instead, each attack runs with no honest traffic, on a server of its
+own for each database, and the CPU it cost the trainer (and nginx) over its first seconds is
+printed: its whole price, onset included, which the honest figures only show as throughput lost
+beside the machine's noise (a later attack meets the counts an earlier one left).
+
 With ``--attackers-apart`` (Linux, two CPUs or more), the attackers' clients run on a CPU of
 their own, the last one, and everything else (the trainer, nginx, wrk, PostgreSQL) on the
 others, in the honest run and the attacked ones alike: as if the attackers were on other
@@ -36,7 +41,8 @@ and workers) is reported next to the trainer's. With ``--firewall`` too, the shi
 rules (``deploy/nftables.conf``: new connections per address) are loaded for nginx's ports while
 it runs (``deploy.local_firewall``: root and nft needed), as a deployment loads them.
 
-    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack] [--baseline]
+    python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack | --attack-alone]
+        [--attacks NAME,...] [--baseline]
         [--attackers-apart] [--proxy [--firewall]] [--workers 2] [--server-threads 4] [--seconds 10]
         [--connections 8] [--rounds 1]
 
@@ -205,6 +211,21 @@ def cpu_seconds(pid: int) -> dict[int, float]:
     return spent
 
 
+@contextlib.contextmanager
+def measured(target: Target) -> Iterator[list[dict[int, float]]]:
+    """While the block runs, the CPU cores each process of the trainer (and of nginx, second)
+    kept busy on average, by process id; filled in when the block ends."""
+    processes = [target.server] if target.proxy is None else [target.server, target.proxy]
+    spent: list[dict[int, float]] = []
+    started, busy = time.monotonic(), [cpu_seconds(pid) for pid in processes]
+    yield spent
+    elapsed = time.monotonic() - started
+    spent.extend(
+        {process: (now - before.get(process, 0.0)) / elapsed for process, now in after.items()}
+        for after, before in zip([cpu_seconds(pid) for pid in processes], busy, strict=True)
+    )
+
+
 def drive(target: Target, folder: Path, args: argparse.Namespace, cookies: list[str]) -> Figures:
     """Run wrk's round trips against ``target``, a connection for each guest of ``cookies``."""
     script = folder / "roundtrip.lua"
@@ -220,14 +241,8 @@ def drive(target: Target, folder: Path, args: argparse.Namespace, cookies: list[
         str(script),
         target.url,
     ]
-    processes = [target.server] if target.proxy is None else [target.server, target.proxy]
-    started, busy = time.monotonic(), [cpu_seconds(pid) for pid in processes]
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    elapsed = time.monotonic() - started
-    spent = [
-        {process: (now - before.get(process, 0.0)) / elapsed for process, now in after.items()}
-        for after, before in zip([cpu_seconds(pid) for pid in processes], busy, strict=True)
-    ]
+    with measured(target) as spent:
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     server = sum(spent[0].values())
     proxy = sum(spent[1].values()) if target.proxy is not None else None
     workers = tuple(c for process, c in spent[0].items() if process != target.server)
@@ -426,6 +441,20 @@ def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[
             thread.join(timeout=15)
 
 
+def attack_alone(target: Target, name: str, args: argparse.Namespace) -> None:
+    """Run the attack ``name`` of :data:`ATTACKS` with no honest traffic, from its first request
+    for ``--seconds`` more than its one second to take hold, and print the CPU it cost the
+    trainer (and nginx): the whole price of its onset and of its steady pace, which the honest
+    figures only show as throughput lost beside the machine's noise."""
+    with measured(target) as spent, attack(target, name, args.attacker_cpus) as tries:
+        time.sleep(args.seconds)
+    proxy = f", nginx {sum(spent[1].values()):.2f} cores" if target.proxy is not None else ""
+    print(
+        f"\n== alone: {name}: trainer {sum(spent[0].values()):.2f} cores{proxy} over"
+        f" {args.seconds + 1} s; attack requests {tries[0]} ({tries[0] / (args.seconds + 1):.1f}/s)"
+    )
+
+
 @contextlib.contextmanager
 def postgres_database() -> Iterator[str]:
     """A new database on a throwaway PostgreSQL cluster (``scripts/test-postgres --serve``)."""
@@ -490,12 +519,13 @@ def ms_per_answer(figures: Figures) -> float:
     return 1000 * figures.server_cores / max(figures.answers_per_s, 1e-9)
 
 
-def bench(
+@contextlib.contextmanager
+def serving(
     name: str, database_url: str | None, args: argparse.Namespace, app: str | None = None
-) -> Figures:
-    """Serve on ``database_url`` (a SQLite file when ``None``) and measure, through nginx with
-    ``--proxy``; ``app`` serves another app (the baseline) instead of the trainer. Returns the
-    honest run's figures."""
+) -> Iterator[tuple[Target, Path, str]]:
+    """The trainer (or ``app``) served on ``database_url`` (a SQLite file when ``None``),
+    through nginx with ``--proxy``, while the block runs: its target, a scratch folder, and
+    the run's name."""
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as running_servers:
         folder = Path(tmp)
         port = free_port()
@@ -522,6 +552,23 @@ def bench(
             target = Target(proxy.origin, server.pid, proxy.context(), nginx.pid)
             name = f"{name} through nginx"
         print(f"\n[{name}] {load()}")
+        yield target, folder, name
+
+
+def attacks_alone(name: str, database_url: str | None, args: argparse.Namespace) -> None:
+    """Serve as :func:`bench` does and measure each attack alone (:func:`attack_alone`)."""
+    with serving(name, database_url, args) as (target, _folder, _name):
+        for attack_name in args.attacks:
+            attack_alone(target, attack_name, args)
+
+
+def bench(
+    name: str, database_url: str | None, args: argparse.Namespace, app: str | None = None
+) -> Figures:
+    """Serve on ``database_url`` (a SQLite file when ``None``) and measure, through nginx with
+    ``--proxy``; ``app`` serves another app (the baseline) instead of the trainer. Returns the
+    honest run's figures."""
+    with serving(name, database_url, args, app) as (target, folder, name):
         # the same guests for every run: the trainer lets one address make 60 guests an hour
         cookies = [guest_cookie(target) for _ in range(args.connections)]
         honest = drive(target, folder, args, cookies)
@@ -607,6 +654,12 @@ def main() -> None:
         help="which attacks, comma-separated (default: all of " + ", ".join(ATTACKS) + ")",
     )
     parser.add_argument(
+        "--attack-alone",
+        action="store_true",
+        help="instead: each attack with no honest traffic, the CPU it costs (the first attack"
+        " meets a fresh server; later ones, the counts the earlier left)",
+    )
+    parser.add_argument(
         "--baseline", action="store_true", help="first measure an app that does nothing"
     )
     parser.add_argument(
@@ -653,6 +706,13 @@ def main() -> None:
             if find_program(program) is None:
                 raise SystemExit(f"{program} is missing: apt-get install {program}")
         os.environ["CRIB_TRUSTED_PROXIES"] = "1"  # as deploy/crib-trainer.service runs it
+    if args.attack_alone:
+        if args.database in ("sqlite", "both"):
+            attacks_alone("SQLite", None, args)
+        if args.database in ("postgresql", "both"):
+            with postgres_database() as url:
+                attacks_alone("PostgreSQL", url, args)
+        return
     rounds: list[dict[str, Figures]] = []
     for _ in range(args.rounds):
         runs: dict[str, Figures] = {}
