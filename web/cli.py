@@ -91,7 +91,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     except (SchemaError, OperationalError) as error:
         return _database_problem("serve", error)
     except ConfigurationError as error:
-        print(f"crib serve: error: CRIB_RATELIMIT_STORAGE_URI: {error}", file=sys.stderr)
+        print(f"crib serve: error: {error}", file=sys.stderr)
         return EXIT_CANNOT_START
     except ServeError as error:
         print(f"crib serve: error: {error}", file=sys.stderr)

@@ -32,6 +32,7 @@ from typing import Any, TypeVar, cast
 from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
+from limits import parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
@@ -74,6 +75,11 @@ def _failed(response: Response) -> bool:
     return response.status_code == 401
 
 
+def site_failed_login_budget() -> str:
+    """The app's ``FAILED_LOGINS_SITE_WIDE`` setting, :data:`FAILED_LOGINS_SITE_WIDE` unless set."""
+    return str(current_app.config.get("FAILED_LOGINS_SITE_WIDE", FAILED_LOGINS_SITE_WIDE))
+
+
 @dataclasses.dataclass
 class PostLimit:
     """At most ``limit_value`` (``"20 per minute;200 per hour"``) posts per ``key_func()``.
@@ -85,7 +91,7 @@ class PostLimit:
     view runs; with ``exempt_when``, the posts it approves are not limited.
     """
 
-    limit_value: str
+    limit_value: str | Callable[[], str]
     scope: str
     error_message: str
     key_func: Callable[[], str] = client_key
@@ -103,8 +109,13 @@ ACCOUNT_TRIES_PER_CLIENT = "20 per minute;200 per hour"
 FAILED_LOGINS_PER_NAME_AND_CLIENT = "10 per 10 minutes;50 per day"
 """Failed log-ins for one username from one client: a guesser is slowed down, and the name is
 not locked for anybody else."""
-FAILED_LOGINS_SITE_WIDE = "60 per minute;1000 per hour"
-"""Failed log-ins on the whole site, from however many addresses (~75 ms of scrypt each)."""
+FAILED_LOGINS_SITE_WIDE = "5 per 15 seconds;300 per hour"
+"""Failed log-ins on the whole site, from however many addresses, but from browsers that never
+logged in to the name: what guessers may spend in scrypt (~0.1 s of a core each). Given in
+small steps (20 a minute at most), since a window's budget is spent the moment it opens: 60 a
+minute cost the drills 6 s of a core at once at the start of each minute. The default of the
+``FAILED_LOGINS_SITE_WIDE`` setting (``CRIB_FAILED_LOGINS_SITE_WIDE``): a site where more
+players log in from new browsers may raise it."""
 REGISTRATIONS_PER_NAME = "5 per minute"
 """Registration posts for one username, from anywhere."""
 NEW_GUESTS_PER_CLIENT = "60 per hour"
@@ -148,7 +159,7 @@ failed_logins = PostLimit(
 """Decorates the log-in view: failed log-ins count against the name from this client, except
 from a browser the name logged in on before."""
 site_failed_logins = PostLimit(
-    FAILED_LOGINS_SITE_WIDE,
+    site_failed_login_budget,
     "failed-login-site",
     "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
     key_func=lambda: "everyone",
@@ -266,7 +277,8 @@ def init_app(app: Flask) -> None:
     a :class:`PostLimit` marked.
 
     Raises:
-        limits.errors.ConfigurationError: the storage setting names none the trainer can use.
+        limits.errors.ConfigurationError: the storage setting names none the trainer can use,
+            or the site-wide budget is not a limit (each message names its setting).
     """
     app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
     enabled = str(app.config.get("RATELIMIT_ENABLED", True)).lower() not in ("false", "0")
@@ -274,15 +286,29 @@ def init_app(app: Flask) -> None:
     uri = app.config["RATELIMIT_STORAGE_URI"]
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
+    setting = "CRIB_RATELIMIT_STORAGE_URI"
     if app.config["RATELIMIT_ENABLED"] and uri.startswith("async+"):  # limits' asyncio prefix
-        raise ConfigurationError(f"{uri} is an asyncio storage; the trainer needs another")
+        raise ConfigurationError(
+            f"{setting}: {uri} is an asyncio storage; the trainer needs another"
+        )
     if uri.startswith(DATABASE_STORAGE) and uri != DATABASE_STORAGE:
-        raise ConfigurationError(f"{uri}: the trainer's own database is {DATABASE_STORAGE} alone")
+        raise ConfigurationError(
+            f"{setting}: {uri}: the trainer's own database is {DATABASE_STORAGE} alone"
+        )
+    budget = str(app.config.setdefault("FAILED_LOGINS_SITE_WIDE", FAILED_LOGINS_SITE_WIDE))
+    try:
+        parse_many(budget)
+    except ValueError:
+        raise ConfigurationError(
+            f"CRIB_FAILED_LOGINS_SITE_WIDE: {budget!r} is not a limit"
+            f" like {FAILED_LOGINS_SITE_WIDE!r}"
+        ) from None
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:
         limiter.init_app(app)
     except ConfigurationError as error:  # an unknown scheme, or its client library missing
-        raise ConfigurationError(f"{uri}: {str(error).replace(f' : {uri}', '')}") from None
+        message = str(error).replace(f" : {uri}", "")
+        raise ConfigurationError(f"{setting}: {uri}: {message}") from None
     app.extensions["crib_limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
     for endpoint, view in app.view_functions.items():

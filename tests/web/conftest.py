@@ -42,6 +42,10 @@ DATABASES = ("sqlite", "postgresql")
 CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1000"
 """The ``app`` fixture's password hashing: about 0.5 ms instead of scrypt's 75 ms (hundreds of
 tests register and log in). ``test_auth.py`` checks that the trainer itself hashes with scrypt."""
+LOOSE_SITE_BUDGET = "60 per minute;1000 per hour"
+"""The ``app`` fixture's site-wide budget of failed log-ins: tests of the other log-in limits
+fail more than 5 log-ins in 15 seconds, the trainer's own budget, which ``test_limits.py``
+checks."""
 
 
 def _unavailable(why: str) -> None:
@@ -229,6 +233,7 @@ def app(database_url: str) -> Iterator[Flask]:
             "SECRET_KEY": "test",
             "DATABASE_URL": database_url,
             "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+            "FAILED_LOGINS_SITE_WIDE": LOOSE_SITE_BUDGET,
         }
     )
     yield app
