@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from limits import parse
 
 from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
 from deploy.local_server import free_port, spawn
 from web.cli import DEFAULT_THREADS
 from web.headers import HEADERS
+from web.limits import NEW_GUESTS_PER_CLIENT
 
 from .conftest import program
 
@@ -239,25 +241,20 @@ def test_the_session_cookie_is_secure_and_the_security_headers_arrive(proxy: Pro
 
 
 def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
-    """10 failed log-ins on one name from one client get 401s and the 11th a 429, whatever
-    address the client claims in its own ``X-Forwarded-For`` (nginx replaces it); another
-    client, through the same nginx, is not limited: the trainer counts clients, not the proxy.
-    (The name's limit, ``web.limits.FAILED_LOGINS_PER_NAME_AND_CLIENT``: nginx paces an
-    address's posts past its first 3, and the limit of 20 tries would take most of a minute.)"""
+    """A client making guest players (deals without the trainer's cookie) gets a 429 past its
+    limit, whatever address it claims in its own ``X-Forwarded-For`` (nginx replaces it);
+    another client, through the same nginx, is not limited: the trainer counts clients, not the
+    proxy. (Guests rather than log-ins, which count clients the same way: nginx paces an
+    address's account posts past its first 3, so a log-in limit takes most of a minute.)"""
+    allowed = parse(NEW_GUESTS_PER_CLIENT).amount
     guesser = proxy.browser("127.0.0.2")
-    statuses = [
-        guesser.post_form(
-            "/auth/login",
-            {"username": "nobody", "password": "x" * 10},
-            {"X-Forwarded-For": f"10.9.0.{attempt}"},
-        ).status
-        for attempt in range(11)
-    ]
-    assert statuses == [401] * 10 + [429]
-    other = proxy.browser("127.0.0.3").post_form(
-        "/auth/login", {"username": "nobody", "password": "x" * 10}
-    )
-    assert other.status == 401
+    statuses = []
+    for attempt in range(allowed + 1):
+        guesser.cookies.clear()
+        claimed = {"X-Forwarded-For": f"10.9.{attempt // 250}.{attempt % 250}"}
+        statuses.append(guesser.request("GET", "/api/drills/next", headers=claimed).status)
+    assert statuses == [200] * allowed + [429]
+    assert proxy.browser("127.0.0.3").get("/api/drills/next").status == 200
 
 
 SECURITY_HEADERS = {**HEADERS, "Strict-Transport-Security": "max-age=31536000"}
