@@ -76,8 +76,8 @@ def _failed(response: Response) -> bool:
 
 
 def site_failed_login_budget() -> str:
-    """The app's ``FAILED_LOGINS_SITE_WIDE`` setting, :data:`FAILED_LOGINS_SITE_WIDE` unless set."""
-    return str(current_app.config.get("FAILED_LOGINS_SITE_WIDE", FAILED_LOGINS_SITE_WIDE))
+    """The app's ``FAILED_LOGINS_SITE_WIDE`` setting (:func:`init_app` checks it)."""
+    return str(current_app.config["FAILED_LOGINS_SITE_WIDE"])
 
 
 @dataclasses.dataclass
@@ -161,7 +161,8 @@ from a browser the name logged in on before."""
 site_failed_logins = PostLimit(
     site_failed_login_budget,
     "failed-login-site",
-    "The trainer is refusing log-ins for a minute (too many wrong passwords): try again soon.",
+    "The trainer is refusing log-ins from new browsers for now (too many wrong passwords):"
+    " try again soon.",
     key_func=lambda: "everyone",
     deduct_when=_failed,
     exempt_when=_known_browser,
