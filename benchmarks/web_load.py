@@ -12,8 +12,9 @@ not refused.
 With ``--attack``, each database is measured as above, then once under each attack of
 :data:`ATTACKS` (``--attacks`` picks some): slow-loris heads, slow bodies (a POST head and one
 byte of its body), 64 silent connections, a password guesser, guessers from 64 loopback
-addresses, one guest dealing as fast as it can, and 8 clients posting a 29-byte GIF that claims
-6320 x 6320 pixels to the photo reader; each figure is the honest throughput kept under that
+addresses, registrations of new names from 64 addresses (each a password to hash), one guest
+dealing as fast as it can, and 8 clients posting a 29-byte GIF that claims 6320 x 6320 pixels
+to the photo reader; each figure is the honest throughput kept under that
 attack, against an honest run just before it (the machine's pace drifts over a run of several
 minutes). ``--baseline`` first measures the same round
 trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
@@ -308,10 +309,13 @@ def silent(target: Target, stop: threading.Event, _index: int, _tries: list[int]
             stop.wait(0.1)
 
 
-def guess_passwords(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
-    """Log in with wrong passwords as fast as the server answers, from the loopback address
-    ``127.0.0.(index + 2)``, as a browser would (the log-in page's cookie and form token sent
-    back, the page named as the form's origin and referrer). All guessers try one name."""
+def post_account_forms(
+    target: Target, stop: threading.Event, index: int, tries: list[int], path: str
+) -> None:
+    """Post account forms to ``path`` as fast as the server answers, from the loopback address
+    ``127.0.0.(index + 2)``, as a browser would (the page's cookie and form token sent back, the
+    page named as the form's origin and referrer): a wrong password for one name to
+    ``/auth/login``, a new name to ``/auth/register``."""
     import http.client
     import http.cookies
 
@@ -328,7 +332,7 @@ def guess_passwords(target: Target, stop: threading.Event, index: int, tries: li
                 host, port, timeout=10, source_address=source, context=target.context
             )
         try:
-            connection.request("GET", "/auth/login")
+            connection.request("GET", path)
             reply = connection.getresponse()
             page = reply.read().decode()
             cookie = http.cookies.SimpleCookie(reply.headers.get("Set-Cookie", ""))
@@ -337,23 +341,34 @@ def guess_passwords(target: Target, stop: threading.Event, index: int, tries: li
             for _ in range(20):  # a fresh form now and then
                 if stop.is_set():
                     break
-                form = {"username": "alice", "password": f"guess{index}-{n:08d}"}
+                name = "alice" if path == "/auth/login" else f"bot{index}x{n:08d}"
+                form = {"username": name, "password": f"guess{index}-{n:08d}"}
                 if token:
                     form["csrf_token"] = token.group(1)
                 headers = {
                     "Content-Type": "application/x-www-form-urlencoded",
                     "Origin": target.url,
-                    "Referer": f"{target.url}/auth/login",
+                    "Referer": f"{target.url}{path}",
                     "Cookie": jar,
                 }
-                connection.request("POST", "/auth/login", urllib.parse.urlencode(form), headers)
-                connection.getresponse().read()  # 401, 429, 503 alike
+                connection.request("POST", path, urllib.parse.urlencode(form), headers)
+                connection.getresponse().read()  # 302, 401, 429, 503 alike
                 n += 1
                 tries[0] += 1
         except (OSError, http.client.HTTPException):
             stop.wait(0.1)
         finally:
             connection.close()
+
+
+def guess_passwords(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+    """Log in with wrong passwords for one name (all guessers try the same)."""
+    post_account_forms(target, stop, index, tries, "/auth/login")
+
+
+def register_accounts(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+    """Register new names, each with its password to hash."""
+    post_account_forms(target, stop, index, tries, "/auth/register")
 
 
 def deal_flood(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
@@ -401,6 +416,7 @@ ATTACKS: dict[str, tuple[Attacker, int]] = {
     "silent": (silent, 64),
     "guesser": (guess_passwords, 1),
     "guessers-64": (guess_passwords, 64),
+    "registrars-64": (register_accounts, 64),
     "deal-flood": (deal_flood, 1),
     "image-bombs": (image_bombs, 8),
 }
