@@ -168,6 +168,7 @@ def _form_problem(username: str, password: str) -> str | None:
 @bp.route("/register", methods=("GET", "POST"))
 @limits.account_tries
 @limits.registrations
+@limits.site_registrations
 def register() -> str | Response:
     """Register; a guest's progress becomes the new account's."""
     if request.method == "POST":

@@ -75,9 +75,9 @@ def _failed(response: Response) -> bool:
     return response.status_code == 401
 
 
-def site_failed_login_budget() -> str:
-    """The app's ``FAILED_LOGINS_SITE_WIDE`` setting (:func:`init_app` checks it)."""
-    return str(current_app.config["FAILED_LOGINS_SITE_WIDE"])
+def site_password_check_budget() -> str:
+    """The app's ``PASSWORD_CHECKS_SITE_WIDE`` setting (:func:`init_app` checks it)."""
+    return str(current_app.config["PASSWORD_CHECKS_SITE_WIDE"])
 
 
 @dataclasses.dataclass
@@ -109,13 +109,14 @@ ACCOUNT_TRIES_PER_CLIENT = "20 per minute;200 per hour"
 FAILED_LOGINS_PER_NAME_AND_CLIENT = "10 per 10 minutes;50 per day"
 """Failed log-ins for one username from one client: a guesser is slowed down, and the name is
 not locked for anybody else."""
-FAILED_LOGINS_SITE_WIDE = "5 per 15 seconds;300 per hour"
-"""Failed log-ins on the whole site, from however many addresses, but from browsers that never
-logged in to the name: what guessers may spend in scrypt (~0.1 s of a core each). Given in
-small steps (20 a minute at most), since a window's budget is spent the moment it opens: 60 a
-minute cost the drills 6 s of a core at once at the start of each minute. The default of the
-``FAILED_LOGINS_SITE_WIDE`` setting (``CRIB_FAILED_LOGINS_SITE_WIDE``): a site where more
-players log in from new browsers may raise it."""
+PASSWORD_CHECKS_SITE_WIDE = "5 per 15 seconds;300 per hour"
+"""Password hashes for strangers on the whole site, from however many addresses: failed
+log-ins from browsers that never logged in to the name, and registrations, counted together.
+What guessers or account makers may spend in scrypt (~0.1 s of a core each). Given in small
+steps (20 a minute at most), since a window's budget is spent the moment it opens: 60 failed
+log-ins a minute cost the drills 6 s of a core at once at the start of each minute. The default
+of the ``PASSWORD_CHECKS_SITE_WIDE`` setting (``CRIB_PASSWORD_CHECKS_SITE_WIDE``): a site where
+more players sign up or log in from new browsers may raise it."""
 REGISTRATIONS_PER_NAME = "5 per minute"
 """Registration posts for one username, from anywhere."""
 NEW_GUESTS_PER_CLIENT = "60 per hour"
@@ -159,16 +160,25 @@ failed_logins = PostLimit(
 """Decorates the log-in view: failed log-ins count against the name from this client, except
 from a browser the name logged in on before."""
 site_failed_logins = PostLimit(
-    site_failed_login_budget,
-    "failed-login-site",
+    site_password_check_budget,
+    "password-check-site",
     "The trainer is refusing log-ins from new browsers for now (too many wrong passwords):"
     " try again soon.",
     key_func=lambda: "everyone",
     deduct_when=_failed,
     exempt_when=_known_browser,
 )
-"""Decorates the log-in view: failed log-ins count against the site's budget, except from a
-browser the name logged in on before."""
+"""Decorates the log-in view: failed log-ins count against the site's budget of password
+checks, except from a browser the name logged in on before."""
+site_registrations = PostLimit(
+    site_password_check_budget,
+    "password-check-site",
+    "The trainer is refusing new accounts for now (too many at once): try again soon, and play"
+    " as a guest meanwhile.",
+    key_func=lambda: "everyone",
+)
+"""Decorates the registration view: each post counts against the site's budget of password
+checks."""
 reads_per_client = PostLimit(
     READS_PER_CLIENT, "read", "Too many photos or frames: wait a minute, then try again."
 )
@@ -296,13 +306,13 @@ def init_app(app: Flask) -> None:
         raise ConfigurationError(
             f"{setting}: {uri}: the trainer's own database is {DATABASE_STORAGE} alone"
         )
-    budget = str(app.config.setdefault("FAILED_LOGINS_SITE_WIDE", FAILED_LOGINS_SITE_WIDE))
+    budget = str(app.config.setdefault("PASSWORD_CHECKS_SITE_WIDE", PASSWORD_CHECKS_SITE_WIDE))
     try:
         parse_many(budget)
     except ValueError:
         raise ConfigurationError(
-            f"CRIB_FAILED_LOGINS_SITE_WIDE: {budget!r} is not a limit"
-            f" like {FAILED_LOGINS_SITE_WIDE!r}"
+            f"CRIB_PASSWORD_CHECKS_SITE_WIDE: {budget!r} is not a limit"
+            f" like {PASSWORD_CHECKS_SITE_WIDE!r}"
         ) from None
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:

@@ -174,7 +174,7 @@ def trainer(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> Iter
         environment.delenv("CRIB_RATELIMIT_ENABLED", raising=False)
         # the tests here share this trainer and fail log-ins on purpose, more than its own
         # site-wide budget (5 in 15 seconds) allows: each tests another limit
-        environment.setenv("CRIB_FAILED_LOGINS_SITE_WIDE", "100 per minute")
+        environment.setenv("CRIB_PASSWORD_CHECKS_SITE_WIDE", "100 per minute")
         folder = tmp_path_factory.mktemp("trainer")
         process = spawn(trainer_port, TRAINER_WORKERS, folder, "nginx-test")
     yield

@@ -233,7 +233,7 @@ def app(database_url: str) -> Iterator[Flask]:
             "SECRET_KEY": "test",
             "DATABASE_URL": database_url,
             "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-            "FAILED_LOGINS_SITE_WIDE": LOOSE_SITE_BUDGET,
+            "PASSWORD_CHECKS_SITE_WIDE": LOOSE_SITE_BUDGET,
         }
     )
     yield app

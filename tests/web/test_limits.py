@@ -94,7 +94,7 @@ def test_failed_logins_have_a_site_wide_budget_in_small_steps(
     from a browser that logged in to the account before."""
     auth.register()
     auth.logout()
-    config = {key: value for key, value in app.config.items() if key != "FAILED_LOGINS_SITE_WIDE"}
+    config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
     budget_app = create_app(config)
     try:
         statuses = [
@@ -109,6 +109,29 @@ def test_failed_logins_have_a_site_wide_budget_in_small_steps(
         assert device is not None
         known.set_cookie(sessions.DEVICE_COOKIE, device.value)
         assert AuthActions(known).login().status_code == 302
+    finally:
+        budget_app.extensions["crib_engine"].dispose()
+
+
+def test_registrations_share_the_site_budget_of_password_checks(app: Flask) -> None:
+    """New names registered from many addresses meet the budget that failed log-ins meet (each
+    a password to hash): the sixth in 15 seconds is refused before hashing, in players' words,
+    and so is a failed log-in from a new browser after them."""
+    config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
+    budget_app = create_app(config)
+    try:
+
+        def register(n: int) -> TestResponse:
+            form = {"username": f"maker{n}", "password": "cribbage29"}
+            client = budget_app.test_client()
+            return post_form(
+                client, "/auth/register", form, environ_base={"REMOTE_ADDR": f"10.4.1.{n}"}
+            )
+
+        replies = [register(n) for n in range(6)]
+        assert [reply.status_code for reply in replies] == [302] * 5 + [429]
+        assert "refusing new accounts" in replies[-1].get_data(as_text=True)
+        assert failed_login(budget_app, "maker0", "10.4.2.1").status_code == 429
     finally:
         budget_app.extensions["crib_engine"].dispose()
 
@@ -226,7 +249,7 @@ def test_an_address_at_its_limit_gets_the_429_page_on_every_account_post(
             "DATABASE_URL": database_url,
             "TRUSTED_PROXIES": 1,
             "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-            "FAILED_LOGINS_SITE_WIDE": LOOSE_SITE_BUDGET,
+            "PASSWORD_CHECKS_SITE_WIDE": LOOSE_SITE_BUDGET,
         }
     )
     guesser, other = app.test_client(), app.test_client()
@@ -261,7 +284,7 @@ def test_every_server_on_the_database_shares_the_counts(
         "DATABASE_URL": database_url,
         "RATELIMIT_STORAGE_URI": storage,
         "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-        "FAILED_LOGINS_SITE_WIDE": LOOSE_SITE_BUDGET,
+        "PASSWORD_CHECKS_SITE_WIDE": LOOSE_SITE_BUDGET,
     }
     servers = [create_app(config), create_app(config)]
     statuses = [
@@ -292,7 +315,7 @@ def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> No
                 "DATABASE_URL": database_url,
                 "TRUSTED_PROXIES": trusted,
                 "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-                "FAILED_LOGINS_SITE_WIDE": LOOSE_SITE_BUDGET,
+                "PASSWORD_CHECKS_SITE_WIDE": LOOSE_SITE_BUDGET,
             }
         )
         client = app.test_client()
@@ -359,7 +382,7 @@ def test_unknown_usernames_cost_the_same_hash_as_known_ones(
         ("CRIB_RATELIMIT_STORAGE_URI", "bogus://"),
         ("CRIB_RATELIMIT_STORAGE_URI", "async+memory://"),
         ("CRIB_RATELIMIT_STORAGE_URI", "database:///x"),
-        ("CRIB_FAILED_LOGINS_SITE_WIDE", "lots"),
+        ("CRIB_PASSWORD_CHECKS_SITE_WIDE", "lots"),
     ],
 )
 @pytest.mark.slow
