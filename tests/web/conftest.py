@@ -43,9 +43,9 @@ CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1000"
 """The ``app`` fixture's password hashing: about 0.5 ms instead of scrypt's 75 ms (hundreds of
 tests register and log in). ``test_auth.py`` checks that the trainer itself hashes with scrypt."""
 LOOSE_SITE_BUDGET = "60 per minute;1000 per hour"
-"""The ``app`` fixture's site-wide budget of failed log-ins: tests of the other log-in limits
-fail more than 5 log-ins in 15 seconds, the trainer's own budget, which ``test_limits.py``
-checks."""
+"""The ``app`` fixture's site-wide budget of password checks (failed log-ins and registrations):
+tests of the other account limits make more than 5 in 15 seconds, the trainer's own budget,
+which ``test_limits.py`` checks."""
 
 
 def _unavailable(why: str) -> None:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +85,18 @@ def test_a_guesser_cannot_go_faster_than_the_limit(app: Flask, auth: AuthActions
     assert response.status_code == 302
 
 
+@pytest.fixture
+def budget_app(app: Flask) -> Iterator[Flask]:
+    """The ``app`` fixture's trainer, on its database, with the trainer's own site-wide budget
+    of password checks instead of the fixture's loose one."""
+    config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
+    budget_app = create_app(config)
+    yield budget_app
+    budget_app.extensions["crib_engine"].dispose()
+
+
 def test_failed_logins_have_a_site_wide_budget_in_small_steps(
-    app: Flask, auth: AuthActions
+    budget_app: Flask, auth: AuthActions
 ) -> None:
     """Guessing from many addresses and names meets one budget for the whole site, 5 failures
     in 15 seconds (so guessers cannot spend a minute's hashing in one burst): past it a log-in
@@ -94,46 +104,32 @@ def test_failed_logins_have_a_site_wide_budget_in_small_steps(
     from a browser that logged in to the account before."""
     auth.register()
     auth.logout()
-    config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
-    budget_app = create_app(config)
-    try:
-        statuses = [
-            failed_login(budget_app, f"name{n}", f"10.4.0.{n}").status_code for n in range(6)
-        ]
-        assert statuses == [401] * 5 + [429]
-        refused = AuthActions(budget_app.test_client()).login()
-        # the 15-second window, rounded up by the limiter
-        assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 16
-        known = budget_app.test_client()
-        device = auth._client.get_cookie(sessions.DEVICE_COOKIE)
-        assert device is not None
-        known.set_cookie(sessions.DEVICE_COOKIE, device.value)
-        assert AuthActions(known).login().status_code == 302
-    finally:
-        budget_app.extensions["crib_engine"].dispose()
+    statuses = [failed_login(budget_app, f"name{n}", f"10.4.0.{n}").status_code for n in range(6)]
+    assert statuses == [401] * 5 + [429]
+    refused = AuthActions(budget_app.test_client()).login()
+    # the 15-second window, rounded up by the limiter
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 16
+    known = budget_app.test_client()
+    device = auth._client.get_cookie(sessions.DEVICE_COOKIE)
+    assert device is not None
+    known.set_cookie(sessions.DEVICE_COOKIE, device.value)
+    assert AuthActions(known).login().status_code == 302
 
 
-def test_registrations_share_the_site_budget_of_password_checks(app: Flask) -> None:
+def test_registrations_share_the_site_budget_of_password_checks(budget_app: Flask) -> None:
     """New names registered from many addresses meet the budget that failed log-ins meet (each
     a password to hash): the sixth in 15 seconds is refused before hashing, in players' words,
     and so is a failed log-in from a new browser after them."""
-    config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
-    budget_app = create_app(config)
-    try:
 
-        def register(n: int) -> TestResponse:
-            form = {"username": f"maker{n}", "password": "cribbage29"}
-            client = budget_app.test_client()
-            return post_form(
-                client, "/auth/register", form, environ_base={"REMOTE_ADDR": f"10.4.1.{n}"}
-            )
+    def register(n: int) -> TestResponse:
+        form = {"username": f"maker{n}", "password": "cribbage29"}
+        address = {"REMOTE_ADDR": f"10.4.1.{n}"}
+        return post_form(budget_app.test_client(), "/auth/register", form, environ_base=address)
 
-        replies = [register(n) for n in range(6)]
-        assert [reply.status_code for reply in replies] == [302] * 5 + [429]
-        assert "refusing new accounts" in replies[-1].get_data(as_text=True)
-        assert failed_login(budget_app, "maker0", "10.4.2.1").status_code == 429
-    finally:
-        budget_app.extensions["crib_engine"].dispose()
+    replies = [register(n) for n in range(6)]
+    assert [reply.status_code for reply in replies] == [302] * 5 + [429]
+    assert "refusing new accounts" in replies[-1].get_data(as_text=True)
+    assert failed_login(budget_app, "maker0", "10.4.2.1").status_code == 429
 
 
 def test_an_ipv6_client_is_counted_by_its_64_network(client: FlaskClient) -> None:
