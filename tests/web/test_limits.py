@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
+from flask_limiter import Limiter
 from werkzeug.test import TestResponse
 
 from web import auth as auth_module
@@ -298,6 +299,53 @@ def test_the_counts_default_to_the_database(app: Flask) -> None:
     counter = app.extensions["crib_limits"]
     assert isinstance(counter.storage, DatabaseStorage)
     assert counter.storage.engine is app.extensions["crib_engine"]
+
+
+def test_only_the_requests_a_limit_is_about_pay_for_the_limiter(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A drill (no limit on it, a browser with its guest) is never looked at by the limiter;
+    a log-in post (its limits) is."""
+    checked: list[str] = []
+    check = Limiter._check_request_limit
+
+    def counting(limiter: Limiter, *args: Any, **kwargs: Any) -> None:
+        checked.append(request.path)
+        check(limiter, *args, **kwargs)
+
+    monkeypatch.setattr(Limiter, "_check_request_limit", counting)
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url})
+    try:
+        client = app.test_client()
+        client.get("/api/drills/next")  # makes the guest (new_guest's limit counts it)
+        checked.clear()
+        drill = client.get("/api/drills/next").json
+        assert (
+            client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
+        )
+        assert checked == []
+        post_form(client, "/auth/login", {"username": "alice", "password": "x" * 8})
+        assert "/auth/login" in checked
+    finally:
+        app.extensions["crib_engine"].dispose()
+
+
+def test_a_limit_on_every_request_still_applies_when_set(database_url: str) -> None:
+    """``CRIB_RATELIMIT_DEFAULT`` (Flask-Limiter's default limits) limits every view: the
+    limiter's check before each request stays when such a limit is set."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "DATABASE_URL": database_url,
+            "RATELIMIT_DEFAULT": "2 per minute",
+        }
+    )
+    try:
+        client = app.test_client()
+        assert [client.get("/score").status_code for _ in range(3)] == [200, 200, 429]
+    finally:
+        app.extensions["crib_engine"].dispose()
 
 
 @pytest.mark.slow
