@@ -326,9 +326,10 @@ def init_app(app: Flask) -> None:
         message = str(error).replace(f" : {uri}", "")
         raise ConfigurationError(f"{setting}: {uri}: {message}") from None
     app.extensions["crib_limits"] = limiter
-    if not any(app.config.get(setting) for setting in LIMITS_ON_EVERY_REQUEST):
+    if enabled and not any(app.config.get(setting) for setting in LIMITS_ON_EVERY_REQUEST):
         # each limit is checked where it applies (the views PostLimit marks, new_guest): the
-        # limiter's own check before every request would only look for the limits above
+        # limiter's own check before every request (set up unless the limits are off) would
+        # only look for the limits above
         app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.register_error_handler(RateLimitExceeded, _refused)
     for endpoint, view in app.view_functions.items():
