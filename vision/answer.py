@@ -20,7 +20,14 @@ from trainer.errors import CribbageError
 from trainer.rules import RuleSet
 from trainer.show import Breakdown
 from trainer.table import Group, Role, group_names, score_table
-from vision.grouping import Layout, Question, group_cards, mark_crib, table_rules
+from vision.grouping import (
+    Layout,
+    Question,
+    group_cards,
+    mark_crib,
+    table_rules,
+    whole_table_instead,
+)
 
 if TYPE_CHECKING:
     from vision.reader import Reading
@@ -158,13 +165,14 @@ def group_reading(
     """
     count = sum(not c.uncertain for c in reading.cards)
     unsure = len(reading.cards) - count
+    guessed = table_rules(count, players=players, rules=rules, unsure=unsure)
     layout = group_cards(
-        reading.cards,
-        table_rules(count, players=players, rules=rules, unsure=unsure),
-        starter=starter,
-        crib=crib,
-        set_apart=reading.starter_index,
+        reading.cards, guessed, starter=starter, crib=crib, set_apart=reading.starter_index
     )
+    if rules is None and players is None and starter is None:
+        instead = whole_table_instead(layout, len(reading.cards))
+        if instead is not None:
+            layout = group_cards(reading.cards, instead, crib=crib, set_apart=reading.starter_index)
     return layout if crib_card is None else mark_crib(layout, reading.cards, crib_card)
 
 

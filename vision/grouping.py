@@ -182,6 +182,27 @@ def table_rules(
     return by_count or SIX_CARD
 
 
+def whole_table_instead(layout: Layout, read: int) -> RuleSet | None:
+    """The rule set whose whole table ``layout`` lays out, when that is not its own rules'.
+
+    For rules guessed from the count (:func:`table_rules`): a stray reading taken for a card
+    can make 18 sure cards and four-hand rules, whose cards then lie as four hands and a
+    starter with no crib, unasked; 17 cards laid out whole are likelier a whole three-hand
+    table (its crib found or asked). ``None`` for a whole table of its own rules, a layout
+    with a question, or a count that is no table's.
+
+    Args:
+        layout (Layout): As :func:`group_cards` found it (no starter named).
+        read (int): The cards read, ``layout.left_out`` among them.
+    """
+    roles = [g.role for g in layout.groups]
+    whole = roles.count(Role.HAND) == layout.rules.players and Role.CRIB in roles
+    other = _BY_TABLE_SIZE.get(read - len(layout.left_out))
+    if whole or layout.question is not None or other in (None, layout.rules):
+        return None
+    return other
+
+
 def _plans(count: int, rules: RuleSet, *, starter: bool) -> list[tuple[int, int, int]]:
     """(hands, cribs, starters) that make ``count`` cards, the likeliest first.
 
@@ -781,4 +802,5 @@ __all__ = [
     "mark_crib",
     "name_groups",
     "table_rules",
+    "whole_table_instead",
 ]

@@ -10,8 +10,9 @@ import pytest
 from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
+from vision.answer import group_reading
 from vision.grouping import Layout, group_cards, mark_crib, table_rules
-from vision.reader import DetectedCard
+from vision.reader import DetectedCard, Reading
 
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
 
@@ -393,3 +394,28 @@ def test_a_doubtful_reading_beside_the_starter_asks_which_is_the_starter() -> No
     far = group_cards([*cards, card("KC", 900, 900, uncertain=True)], SIX_CARD)
     assert far.question is None and far.left_out == (13,)
     assert found(far, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
+def test_a_whole_table_of_other_rules_than_the_count_guessed_is_taken_as_that_table() -> None:
+    """A three-hand table, a doubtful stray taken for a card and three unsure strays: 18 sure
+    cards make no table and the unsure could complete a four-hand one, whose 17 cards would
+    lie as four hands and a starter with no crib, unasked. The 17 are a whole three-hand table:
+    grouped as one, crib and all; with four-hand named, they stay four hands (asked nothing)."""
+    cards, groups = table(
+        [fan(100, 100, 4), fan(100, 700, 4), fan(700, 100, 4), fan(450, 420, 4), [(400, 400)]]
+    )
+    strays = [
+        DetectedCard("AC", 0.6, (1490, 85, 1510, 115)),
+        *(
+            card(code, x, y, uncertain=True)
+            for code, x, y in (("2C", 1500, 900), ("3C", 900, 1300), ("4C", 1500, 1500))
+        ),
+    ]
+    reading = Reading([*cards, *strays])
+    assert table_rules(18, unsure=3) is FOUR_HAND
+    layout = group_reading(reading)
+    assert layout.rules is THREE_HAND and layout.question is None
+    roles = ["hand", "hand", "hand", "crib", "starter"]
+    assert found(layout, reading.cards) == expected(roles, groups)
+    named = group_reading(reading, rules=FOUR_HAND)
+    assert [g.role for g in named.groups].count(Role.HAND) == 4
