@@ -165,11 +165,11 @@ def group_reading(
     """
     count = sum(not c.uncertain for c in reading.cards)
     unsure = len(reading.cards) - count
-    guessed = table_rules(count, players=players, rules=rules, unsure=unsure)
+    rule_set = table_rules(count, players=players, rules=rules, unsure=unsure)
     layout = group_cards(
-        reading.cards, guessed, starter=starter, crib=crib, set_apart=reading.starter_index
+        reading.cards, rule_set, starter=starter, crib=crib, set_apart=reading.starter_index
     )
-    if rules is None and players is None and starter is None:
+    if rules is None and players is None and starter is None:  # the rules guessed from the count
         instead = whole_table_instead(layout, len(reading.cards))
         if instead is not None:
             layout = group_cards(reading.cards, instead, crib=crib, set_apart=reading.starter_index)

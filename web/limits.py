@@ -303,7 +303,7 @@ def init_app(app: Flask) -> None:
     lock = app.extensions["crib_write_lock"]
     database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
     setting = "CRIB_RATELIMIT_STORAGE_URI"
-    if app.config["RATELIMIT_ENABLED"] and uri.startswith("async+"):  # limits' asyncio prefix
+    if enabled and uri.startswith("async+"):  # limits' asyncio prefix
         raise ConfigurationError(
             f"{setting}: {uri} is an asyncio storage; the trainer needs another"
         )
