@@ -26,6 +26,7 @@ Usage:
     scripts/train-chunk 1        # in the background: nohup, nice -n 19, OMP_NUM_THREADS=1
     python -m vision.chunks 1    # the same in the foreground
     python -m vision.chunks --judge runs/gpu/1   # a classifier trained elsewhere, same gate
+    python -m vision.chunks --judge-detector runs/gpu/det   # a detector trained elsewhere
 """
 
 from __future__ import annotations
@@ -137,6 +138,40 @@ def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
     pairs = [(name, shipped["scenes"][name], candidate["scenes"][name]) for name in CONDITIONS]
     pairs.append(("stored crops", shipped["crops"]["all"], candidate["crops"]["all"]))
     for kind, old_figures in shipped.get("older", {}).items():
+        for figure in ("precision", "recall"):
+            new = candidate["older"][kind][figure]
+            pairs.append((f"older scenes, {kind} decks, {figure}", old_figures[figure], new))
+    reasons = []
+    for name, old, new in pairs:
+        word = "better" if new > old else "same" if new == old else "worse"
+        reasons.append(f"{name} {old:.2%} -> {new:.2%} ({word})")
+    clean_better = pairs[0][2] > pairs[0][1]
+    none_worse = all(new >= old for _, old, new in pairs)
+    return Verdict(clean_better and none_worse, tuple(reasons))
+
+
+def judge_detector(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
+    """Decide whether a candidate detector replaces the shipped one (the classifier unchanged).
+
+    The whole reader with the candidate must read the clean held-out scenes' cards with higher
+    recall at the serving certainty, and under no condition with lower precision or recall, nor
+    the older generator's photos (by kind of deck) with lower precision or recall: precision
+    first, as for the classifier (:func:`judge`).
+
+    Args:
+        candidate (dict): ``{"served": {condition: {"precision": p, "recall": r}}, "older":
+            ...}`` for the reader with the candidate detector (:func:`judge_detector_folder`).
+        shipped (dict): The same for the shipped reader.
+
+    Returns:
+        (Verdict): The decision and the figures behind it.
+    """
+    pairs = [
+        (f"{name} {figure}", shipped["served"][name][figure], candidate["served"][name][figure])
+        for name in CONDITIONS
+        for figure in ("recall", "precision")
+    ]
+    for kind, old_figures in shipped["older"].items():
         for figure in ("precision", "recall"):
             new = candidate["older"][kind][figure]
             pairs.append((f"older scenes, {kind} decks, {figure}", old_figures[figure], new))
@@ -411,6 +446,38 @@ def judge_folder(
     return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
 
 
+def judge_detector_folder(
+    models: Path, base: Path, held: Path, faces: Path, runs: Path, recipe: Recipe = RECIPE
+) -> tuple[Verdict, dict[str, Any]]:
+    """Judge the detector in ``models`` against ``base``'s, each read with ``base``'s classifier.
+
+    ``base``'s classifier files are copied into ``models`` first, so that the detector is the
+    only difference. Figures are kept in ``runs`` as a chunk's are.
+
+    Returns:
+        (tuple): The verdict, and ``{"shipped": ..., "candidate": ...}`` figures.
+    """
+    for name in ("card_classifier.onnx", "card_classifier.json"):
+        shutil.copyfile(base / name, models / name)
+    figures = {}
+    for side, folder in (("shipped", base), ("candidate", models)):
+        served = _served_figures(folder, held, runs)
+        figures[side] = {
+            "served": {c: served[c]["serving"] for c in CONDITIONS},
+            "older": older_scene_figures(folder, faces, runs, recipe),
+        }
+    return judge_detector(figures["candidate"], figures["shipped"]), figures
+
+
+def _served_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
+    """The reader with ``models`` on ``held`` at its serving certainty, by condition (kept)."""
+    scenes = held / "meta" / "val.jsonl"
+    files = [models / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
+    return _kept(
+        _kept_file(cache, "served", scenes, *files), lambda: _thresholds(models, held, ladder=False)
+    )
+
+
 def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, Any]:
     """Give the classifier in ``models`` its operating point, before any figure of the gate.
 
@@ -425,11 +492,7 @@ def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, An
     from vision.certainty import CERTAINTY_LADDER
 
     scenes = held / "meta" / "val.jsonl"
-    base_files = [base / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
-    served = _kept(
-        _kept_file(cache, "served", scenes, *base_files),
-        lambda: _thresholds(base, held, ladder=False),
-    )
+    served = _served_figures(base, held, cache)
     ladder = _kept(
         _kept_file(cache, "ladder", scenes, models / "card_classifier.onnx", models / DET_ONNX),
         lambda: _thresholds(models, held, ladder=True),
@@ -472,20 +535,28 @@ def main() -> None:
         "--judge", type=Path, metavar="FOLDER",
         help="judge this models folder (trained elsewhere) by the gate instead of running a chunk",
     )  # fmt: skip
+    ap.add_argument(
+        "--judge-detector", type=Path, metavar="FOLDER",
+        help="judge the index_detector.onnx in this folder (trained elsewhere) with the base's "
+        "classifier, by the detector's gate",
+    )  # fmt: skip
     a = ap.parse_args()
-    if (a.chunk is None) == (a.judge is None):
-        ap.error("give a chunk number or --judge FOLDER")
-    if a.judge:
-        if not (a.judge / "card_classifier.onnx").exists():
-            ap.error(f"{a.judge} holds no card_classifier.onnx")
+    judged = a.judge or a.judge_detector
+    if [a.chunk, a.judge, a.judge_detector].count(None) != 2:
+        ap.error("give a chunk number, --judge FOLDER or --judge-detector FOLDER")
+    if judged:
+        model = "card_classifier.onnx" if a.judge else DET_ONNX
+        if not (judged / model).exists():
+            ap.error(f"{judged} holds no {model}")
         held = DATASETS / f"held{RECIPE.held_seed}"
         if not (held / "meta" / "val.jsonl").exists():
             ap.error(f"{held} holds no held-out scenes: run a chunk first, which makes them")
-        verdict, figures = judge_folder(a.judge, a.base, held, a.faces, CHUNK_RUNS)
+        gate = judge_folder if a.judge else judge_detector_folder
+        verdict, figures = gate(judged, a.base, held, a.faces, CHUNK_RUNS)
         record = {"figures": figures, "verdict": dataclasses.asdict(verdict)}
-        (a.judge / "gate.json").write_text(json.dumps(record, indent=1))
+        (judged / "gate.json").write_text(json.dumps(record, indent=1))
         print("\n".join(verdict.reasons))
-        print(f"verdict: {'ship' if verdict.ship else 'keep the shipped classifier'}")
+        print(f"verdict: {'ship' if verdict.ship else 'keep the shipped ' + model}")
         return
     try:
         verdict = run_chunk(a.chunk, base=a.base, faces=a.faces)

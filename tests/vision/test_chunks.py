@@ -18,6 +18,8 @@ from vision.chunks import (
     chunk_seed,
     deck_names,
     judge,
+    judge_detector,
+    judge_detector_folder,
     main,
     run_chunk,
     starting_classifier,
@@ -63,6 +65,63 @@ def test_a_better_clean_reading_does_not_ship_when_anything_got_worse(candidate:
     verdict = judge(candidate, figures(0.7766))
     assert not verdict.ship
     assert any(reason.endswith("(worse)") for reason in verdict.reasons)
+
+
+def reader_figures(clean_recall: float, overexposed_precision: float = 0.96) -> dict:
+    """The whole reader's figures in the form ``judge_detector_folder`` gathers per folder."""
+    served = {c: {"precision": 0.965, "recall": 0.55} for c in CONDITIONS}
+    served["clean"] = {"precision": 0.963, "recall": clean_recall}
+    served["overexposed"] = {"precision": overexposed_precision, "recall": 0.47}
+    older = {"printed": {"precision": 0.99, "recall": 0.72}}
+    return {"served": served, "older": older}
+
+
+def test_a_detector_ships_when_the_reader_reads_more_clean_cards_and_nothing_worse() -> None:
+    shipped, better = reader_figures(0.5845), reader_figures(0.6012)
+    verdict = judge_detector(better, shipped)
+    assert verdict.ship
+    assert "clean recall 58.45% -> 60.12% (better)" in verdict.reasons
+    assert not judge_detector(shipped, better).ship
+    assert not judge_detector(shipped, shipped).ship  # a tie keeps the shipped one
+
+
+def test_a_detector_that_reads_more_but_less_precisely_under_a_condition_does_not_ship() -> None:
+    verdict = judge_detector(
+        reader_figures(0.62, overexposed_precision=0.958), reader_figures(0.58)
+    )
+    assert not verdict.ship
+    assert "overexposed precision 96.00% -> 95.80% (worse)" in verdict.reasons
+
+
+def test_a_detector_is_judged_with_the_base_classifier(tmp_path: Path, monkeypatch) -> None:
+    base, models = tmp_path / "base", tmp_path / "candidate"
+    base.mkdir()
+    models.mkdir()
+    for name in ("card_classifier.onnx", "card_classifier.json", "index_detector.onnx"):
+        (base / name).write_text(f"base {name}")
+    (models / "index_detector.onnx").write_text("candidate detector")
+    (models / "card_classifier.onnx").write_text("another classifier")
+    read = {}
+
+    def served(folder: Path, held: Path, cache: Path) -> dict:
+        read[folder.name] = [
+            (folder / n).read_text() for n in sorted(p.name for p in base.iterdir())
+        ]
+        recall = 0.60 if folder == models else 0.58
+        return {c: {"serving": {"precision": 0.96, "recall": recall}} for c in CONDITIONS}
+
+    monkeypatch.setattr("vision.chunks._served_figures", served)
+    monkeypatch.setattr(
+        "vision.chunks.older_scene_figures",
+        lambda *args: {"printed": {"precision": 0.99, "recall": 0.72}},
+    )
+    verdict, figures = judge_detector_folder(models, base, tmp_path, tmp_path, tmp_path)
+    assert read["candidate"] == [
+        "base card_classifier.json", "base card_classifier.onnx", "candidate detector"
+    ]  # fmt: skip
+    assert read["base"][2] == "base index_detector.onnx"
+    assert verdict.ship
+    assert figures["candidate"]["served"]["clean"]["recall"] == 0.60
 
 
 def finished_chunk(runs: Path, chunk: int, candidate_clean: float) -> Path:
@@ -198,9 +257,11 @@ def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        ([], "give a chunk number or --judge FOLDER"),
-        (["3", "--judge", "runs/gpu/1"], "give a chunk number or --judge FOLDER"),
+        ([], "give a chunk number, --judge FOLDER or --judge-detector FOLDER"),
+        (["3", "--judge", "runs/gpu/1"], "give a chunk number, --judge FOLDER or"),
+        (["--judge", "a", "--judge-detector", "b"], "give a chunk number, --judge FOLDER or"),
         (["--judge", "{tmp}"], "{tmp} holds no card_classifier.onnx"),
+        (["--judge-detector", "{tmp}/with-model"], "with-model holds no index_detector.onnx"),
         (["--judge", "{tmp}/with-model"], "held41 holds no held-out scenes: run a chunk first"),
     ],
 )
