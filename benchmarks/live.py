@@ -21,6 +21,13 @@ machine.
 
     python benchmarks/live.py [--seconds 20] [--clients 1,2,4] [--workers 2]
 
+With ``--phones scripted`` a live client is instead a thread that posts the same table, as
+the page sends it (960 px long side, JPEG quality 85), to ``/api/read`` as the page does (one
+frame in flight, waiting out a 429 or 503's ``Retry-After``): the phones' own work (decoding the
+camera, encoding frames, drawing the page), which a phone does on its own chip, then takes
+nothing from the trainer's cores, so the drills kept measure what live frames cost the trainer.
+Frames a second are then those read (200) a second; there is no page to time an outline on.
+
 Targets: one client >= 4 frames a second; capture to outline median <= 300 ms; with 4 live
 clients the drills keep >= 80 % of their answers a second.
 """
@@ -42,6 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_playwright
 
@@ -50,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from deploy.local_server import free_port, spawn  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
-from tests.e2e.video import still_then_pan, table_scene, write_y4m  # noqa: E402
+from tests.e2e.video import SIZE, still_then_pan, table_scene, write_y4m  # noqa: E402
 
 WARM_UP_S = 60
 """Seconds every live client may take to get its first frame read (each worker loads the
@@ -183,6 +191,60 @@ def measure(browser: Browser, url: str, clients: int, args: argparse.Namespace) 
     )
 
 
+def scripted_phone(url: str, frame: bytes, stop: threading.Event, tally: Counter[int]) -> None:
+    """Post ``frame`` to ``/api/read`` as the live page does until ``stop``: one frame in
+    flight, a refusal's ``Retry-After`` waited out; count the answers by status."""
+    boundary = "livebenchmark"
+    body = b"".join(
+        [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="rules"\r\n\r\n'.encode(),
+            b"six-card\r\n",
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '.encode(),
+            b'filename="frame.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
+            frame,
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+    )
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    while not stop.is_set():
+        request = urllib.request.Request(f"{url}/api/read", body, headers, method="POST")
+        try:
+            urllib.request.urlopen(request, timeout=30).close()
+            tally[200] += 1
+        except urllib.error.HTTPError as refusal:
+            tally[refusal.code] += 1
+            stop.wait(float(refusal.headers.get("Retry-After", 1)))
+        except (urllib.error.URLError, TimeoutError):
+            tally[0] += 1
+
+
+def measure_scripted(url: str, clients: int, frame: bytes, args: argparse.Namespace) -> LiveRun:
+    """Frames read and drill answers over ``args.seconds`` with ``clients`` scripted phones."""
+    stop, tally = threading.Event(), Counter[int]()
+    phones = [
+        threading.Thread(target=scripted_phone, args=(url, frame, stop, tally))
+        for _ in range(clients)
+    ]
+    for phone in phones:
+        phone.start()
+    warm_by = time.monotonic() + WARM_UP_S
+    while tally[200] < clients:  # every worker has loaded the card model
+        if time.monotonic() > warm_by:
+            raise SystemExit(f"the scripted phones got {tally[200]} frames read in {WARM_UP_S} s")
+        time.sleep(0.1)
+    tally.clear()
+    with drills(url, args.drill_threads) as drill_tally:
+        time.sleep(args.seconds)
+        read = tally[200]
+    stop.set()
+    for phone in phones:
+        phone.join()
+    refusals = Counter({status: n for status, n in tally.items() if status != 200})
+    frames_per_s = read / args.seconds
+    answers_per_s = drill_tally["answers"] / args.seconds
+    return LiveRun(clients, frames_per_s, frames_per_s, [], refusals, answers_per_s)
+
+
 def percentile(values: list[float], share: float) -> float:
     """The value ``share`` of the way up ``values``, interpolated as NumPy does (the median of
     an even count is the mean of the middle two); NaN when empty.
@@ -204,10 +266,16 @@ def main() -> None:
     parser.add_argument(
         "--drill-threads", type=int, default=2, help="0: the live clients alone, no drills"
     )
+    parser.add_argument(
+        "--phones",
+        choices=("browser", "scripted"),
+        default="browser",
+        help="live clients as Chromium pages, or as threads posting frames (see above)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as driver:
         folder = Path(tmp)
-        video = write_y4m(folder / "table.y4m", still_then_pan(table_scene().image))
+        table = table_scene().image
         port = free_port()
         server = spawn(
             port,
@@ -217,20 +285,31 @@ def main() -> None:
             environment={"CRIB_DEALS_PER_MINUTE": "1000000"},
         )
         url = f"http://127.0.0.1:{port}"
-        fake = [
-            "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}",
-        ]
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS + fake)
+        browser = None
+        if args.phones == "browser":
+            video = write_y4m(folder / "table.y4m", still_then_pan(table))
+            fake = [
+                "--use-fake-ui-for-media-stream",
+                "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}",
+            ]
+            browser = driver.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS + fake
+            )
         try:
             with drills(url, args.drill_threads) as tally:
                 time.sleep(args.seconds)
             alone = tally["answers"] / args.seconds
             print(f"drills alone: {alone:.1f} answers/s ({tally['errors']} errors)")
-            runs = [measure(browser, url, clients, args) for clients in args.clients]
+            if browser is None:
+                frame = cv2.resize(table, SIZE, interpolation=cv2.INTER_AREA)
+                jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+                runs = [measure_scripted(url, n, jpeg, args) for n in args.clients]
+            else:
+                runs = [measure(browser, url, n, args) for n in args.clients]
         finally:
-            browser.close()
+            if browser is not None:
+                browser.close()
             server.terminate()
             server.wait(timeout=30)
     print(
@@ -246,7 +325,7 @@ def main() -> None:
             f"  {dict(run.refusals) or '-'}"
         )
     by_clients = {run.clients: run for run in runs}
-    if 1 in by_clients:
+    if 1 in by_clients and by_clients[1].latencies_ms:
         one = by_clients[1]
         print(
             f"\none client: {one.live_frames_per_s:.2f} frames/s while reading (target >= 4);"
