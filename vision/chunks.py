@@ -93,10 +93,10 @@ RECIPE = Recipe()
 
 @dataclasses.dataclass(frozen=True)
 class Verdict:
-    """Whether a candidate classifier should replace the shipped one, and why."""
+    """Whether a candidate model should replace the shipped one, and why."""
 
     ship: bool
-    """True when the candidate reads clean held-out indices better and nothing worse."""
+    """True when the candidate reads the clean held-out scenes better and nothing worse."""
     reasons: tuple[str, ...]
     """One line a compared figure: ``"clean 77.66% -> 78.10% (better)"``."""
 
@@ -137,17 +137,7 @@ def judge(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
     """
     pairs = [(name, shipped["scenes"][name], candidate["scenes"][name]) for name in CONDITIONS]
     pairs.append(("stored crops", shipped["crops"]["all"], candidate["crops"]["all"]))
-    for kind, old_figures in shipped.get("older", {}).items():
-        for figure in ("precision", "recall"):
-            new = candidate["older"][kind][figure]
-            pairs.append((f"older scenes, {kind} decks, {figure}", old_figures[figure], new))
-    reasons = []
-    for name, old, new in pairs:
-        word = "better" if new > old else "same" if new == old else "worse"
-        reasons.append(f"{name} {old:.2%} -> {new:.2%} ({word})")
-    clean_better = pairs[0][2] > pairs[0][1]
-    none_worse = all(new >= old for _, old, new in pairs)
-    return Verdict(clean_better and none_worse, tuple(reasons))
+    return _verdict(pairs + _older_pairs(candidate, shipped))
 
 
 def judge_detector(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdict:
@@ -171,17 +161,31 @@ def judge_detector(candidate: dict[str, Any], shipped: dict[str, Any]) -> Verdic
         for name in CONDITIONS
         for figure in ("recall", "precision")
     ]
-    for kind, old_figures in shipped["older"].items():
-        for figure in ("precision", "recall"):
-            new = candidate["older"][kind][figure]
-            pairs.append((f"older scenes, {kind} decks, {figure}", old_figures[figure], new))
+    return _verdict(pairs + _older_pairs(candidate, shipped))
+
+
+Compared = tuple[str, float, float]
+"""A figure's name, the shipped model's value and the candidate's."""
+
+
+def _older_pairs(candidate: dict[str, Any], shipped: dict[str, Any]) -> list[Compared]:
+    """The older generator's photos' precision and recall by kind of deck, where measured."""
+    return [
+        (f"older scenes, {kind} decks, {figure}", old[figure], candidate["older"][kind][figure])
+        for kind, old in shipped.get("older", {}).items()
+        for figure in ("precision", "recall")
+    ]
+
+
+def _verdict(pairs: list[Compared]) -> Verdict:
+    """Ship when the first figure is better and none worse; a reason line for each figure."""
     reasons = []
     for name, old, new in pairs:
         word = "better" if new > old else "same" if new == old else "worse"
         reasons.append(f"{name} {old:.2%} -> {new:.2%} ({word})")
-    clean_better = pairs[0][2] > pairs[0][1]
+    first_better = pairs[0][2] > pairs[0][1]
     none_worse = all(new >= old for _, old, new in pairs)
-    return Verdict(clean_better and none_worse, tuple(reasons))
+    return Verdict(first_better and none_worse, tuple(reasons))
 
 
 def deck_names(faces: Path, recipe: Recipe = RECIPE) -> list[str]:
