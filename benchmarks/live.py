@@ -228,7 +228,7 @@ def measure_scripted(url: str, clients: int, frame: bytes, args: argparse.Namesp
     for phone in phones:
         phone.start()
     warm_by = time.monotonic() + WARM_UP_S
-    while tally[200] < clients:  # every worker has loaded the card model
+    while tally[200] < clients:  # a frame read a phone: the workers have loaded the model
         if time.monotonic() > warm_by:
             raise SystemExit(f"the scripted phones got {tally[200]} frames read in {WARM_UP_S} s")
         time.sleep(0.1)
