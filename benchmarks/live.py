@@ -56,6 +56,8 @@ from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_play
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from photo_post import read_request  # noqa: E402  (this folder is on sys.path)
+
 from deploy.local_server import free_port, spawn  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 from tests.e2e.video import SIZE, still_then_pan, table_scene, write_y4m  # noqa: E402
@@ -194,20 +196,8 @@ def measure(browser: Browser, url: str, clients: int, args: argparse.Namespace) 
 def scripted_phone(url: str, frame: bytes, stop: threading.Event, tally: Counter[int]) -> None:
     """Post ``frame`` to ``/api/read`` as the live page does until ``stop``: one frame in
     flight, a refusal's ``Retry-After`` waited out; count the answers by status."""
-    boundary = "livebenchmark"
-    body = b"".join(
-        [
-            f'--{boundary}\r\nContent-Disposition: form-data; name="rules"\r\n\r\n'.encode(),
-            b"six-card\r\n",
-            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '.encode(),
-            b'filename="frame.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
-            frame,
-            f"\r\n--{boundary}--\r\n".encode(),
-        ]
-    )
-    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    request = read_request(url, frame, "frame.jpg", "image/jpeg", {"rules": "six-card"})
     while not stop.is_set():
-        request = urllib.request.Request(f"{url}/api/read", body, headers, method="POST")
         try:
             urllib.request.urlopen(request, timeout=30).close()
             tally[200] += 1

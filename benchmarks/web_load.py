@@ -85,6 +85,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from photo_post import read_request  # noqa: E402  (this folder is on sys.path)
+
 from deploy.local_firewall import applied  # noqa: E402
 from deploy.local_nginx import find_program, prepare, running  # noqa: E402
 from deploy.local_server import free_port, spawn  # noqa: E402
@@ -388,20 +390,7 @@ BOMB = (  # a GIF of 29 bytes whose screen and image claim 6320 x 6320 pixels
 
 def image_bombs(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
     """Post the GIF bomb to the photo reader, again and again."""
-    boundary = "bomb"
-    body = (
-        (
-            f"--{boundary}\r\nContent-Disposition: form-data; name=image; filename=a.gif\r\n"
-            f"Content-Type: image/gif\r\n\r\n"
-        ).encode()
-        + BOMB
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    request = urllib.request.Request(
-        f"{target.url}/api/read",
-        data=body,
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-    )
+    request = read_request(target.url, BOMB, "a.gif", "image/gif")
     opener = target.opener()
     while not stop.is_set():
         with contextlib.suppress(OSError):  # 400, 413, 429, 503 alike
