@@ -79,9 +79,11 @@ def cpu_per_trip(trip: Callable[[], None], trips: int) -> float:
     return (time.process_time() - start) / trips * 1000
 
 
-def measure(trips: int, passes: int) -> dict[str, list[float]]:
-    """Each app's CPU a round trip (ms), one figure a pass; the passes alternate the apps."""
-    folder = tempfile.mkdtemp(prefix="round-trip-")
+def measure(folder: str, trips: int, passes: int) -> dict[str, list[float]]:
+    """Each app's CPU a round trip (ms), one figure a pass; the passes alternate the apps.
+
+    The two SQLite files (the trainer's, ``stored_app``'s) are made in ``folder``.
+    """
     os.environ["CRIB_DATABASE_URL"] = f"sqlite:///{folder}/stored.sqlite"  # stored_app's file
     from benchmarks.baseline_app import app as bare_app
     from benchmarks.baseline_app import stored_app
@@ -107,7 +109,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trips", type=int, default=2000, help="round trips a pass")
     parser.add_argument("--passes", type=int, default=3, help="passes per app, alternated")
     args = parser.parse_args(argv)
-    figures = measure(args.trips, args.passes)
+    with tempfile.TemporaryDirectory(prefix="round-trip-") as folder:
+        figures = measure(folder, args.trips, args.passes)
     for name, values in figures.items():
         shown = ", ".join(f"{v:.3f}" for v in values)
         print(f"{name:8s} {statistics.median(values):6.3f} ms a round trip  (passes: {shown})")
