@@ -119,6 +119,10 @@ class Question:
     choices: tuple[int, ...] = ()
 
 
+NO_STARTER = Question("starter", "The starter is not in the photo: what is it?")
+"""Asked once the table's groups are settled and none of the cards read is the starter."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Layout:
     """The groups found on a photo, and what is still to be settled.
@@ -411,7 +415,7 @@ def group_cards(
                 groups = (*layout.groups, *fixed)
                 question = layout.question
                 if question is None and not any(g.role is Role.STARTER for g in groups):
-                    question = Question("starter", "The starter is not in the photo: what is it?")
+                    question = NO_STARTER
                 return dataclasses.replace(
                     layout, groups=groups, left_out=left_out, question=question
                 )
@@ -675,8 +679,9 @@ def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layou
 
     The player's answer to "which group is the crib?", or a correction of the crib found. The
     other groups of hand or crib that the table counts become hands; a question about the crib
-    is settled. Cards not sorted into the table's groups yet keep the question that asks the
-    player to sort them, which then says where the crib goes.
+    is settled (then the starter is asked for when none was read). Cards not sorted into the
+    table's groups yet keep the question that asks the player to sort them, which then says
+    where the crib goes.
 
     Args:
         layout (Layout): As :func:`group_cards` found it.
@@ -718,7 +723,7 @@ def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layou
     groups.sort(key=lambda g: order[g.role] if g.role else 0)
     question = layout.question
     if question is not None and question.kind == "crib":
-        question = None
+        question = None if any(g.role is Role.STARTER for g in groups) else NO_STARTER
     return dataclasses.replace(layout, groups=tuple(groups), question=question)
 
 

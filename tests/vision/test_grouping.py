@@ -11,7 +11,7 @@ from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 from vision.answer import group_reading
-from vision.grouping import Layout, group_cards, mark_crib, table_rules
+from vision.grouping import NO_STARTER, Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard, Reading
 
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
@@ -353,6 +353,17 @@ def test_the_player_marks_the_crib() -> None:
     size = "AS has 3 cards; a crib has 4 in two-hand five-card cribbage"
     with pytest.raises(TableError, match=f"{size}$"):
         mark_crib(group_cards(five, FIVE_CARD), five, fives[0][0])
+
+
+def test_naming_the_crib_of_a_table_without_its_starter_asks_for_the_starter() -> None:
+    """The starter was not read: once the crib is named, the starter is asked for (the hands
+    cannot be counted without it), not left out of the answer without a word."""
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4)])
+    asked = group_cards(cards, SIX_CARD)
+    assert asked.question is not None and asked.question.kind == "crib"
+    answered = mark_crib(asked, cards, groups[2][0])
+    assert found(answered, cards) == expected(["hand", "hand", "crib"], groups)
+    assert answered.question == NO_STARTER
 
 
 def test_naming_the_crib_of_unsorted_cards_asks_for_the_groups() -> None:
