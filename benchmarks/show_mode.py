@@ -80,7 +80,7 @@ def read_table(scene: TableScene, cache: Path | None, timings: Timings) -> Readi
     if cache is not None:
         cards_json = [dataclasses.asdict(c) for c in reading.cards]
         for card in cards_json:  # found again on each run, so that they follow vision.bodies
-            del card["body"]
+            del card["body"], card["outline"]
         stored = {
             "cards": cards_json,
             "starter_index": reading.starter_index,

@@ -11,6 +11,11 @@ A pixel is card paper when every channel is at least :data:`PAPER` of the photo'
 the thin outlines printed round a card's edge, and its connected regions are the bodies. A
 region larger than :data:`MOST_PAPER` index heights squared per card on it is a light table or
 a sheet of paper, not card faces: cards on it have no body.
+
+A card alone on its body lies where that body does: its outline is the body's smallest
+enclosing rectangle, when that has a card's shape (:data:`CARD_SHAPE`). It tells where a card
+read at one corner lies, which the corner alone does not (a card read at its lower corner lies
+above and left of it).
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ if TYPE_CHECKING:
     from vision.reader import DetectedCard
 
 Box = tuple[float, float, float, float]
+Outline = tuple[tuple[float, float], tuple[float, float], float]
+"""A turned rectangle as OpenCV gives it: centre (x, y), size (width, height), angle (degrees)."""
 
 WORK_SIDE = 800
 """The photo is looked at with its longer side at most this many pixels."""
@@ -39,6 +46,14 @@ OUTLINE = 3
 MOST_PAPER = 40.0
 """A card's face covers about 6 to 15 index heights squared per card on synthetic tables (less
 where cards overlap); a region over this many per card read on it is not made of cards."""
+CARD_SHAPE = (1.1, 2.4)
+"""A body's rectangle is a card's outline when its long side over its short one is within this
+range (a card's 1.4, as a photo from a seat stretches or squeezes it; 1.7 to 1.9 is common on
+the synthetic tables)."""
+CARD_WIDTH = (1.5, 5.0)
+"""... and its short side within this many of the card's index sizes (about 3: 2.2 to 4.1 for
+98 % of the cards alone on a body on synthetic tables, series 17 and 18; a sheet of paper
+that a card lies on is far wider)."""
 
 
 def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int | None]:
@@ -61,8 +76,19 @@ def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int |
         >>> a == b, a == c
         (True, False)
     """
+    return _bodies(image, cards)[0]
+
+
+def _bodies(
+    image: np.ndarray, cards: Sequence[Sequence[Box]]
+) -> tuple[list[int | None], np.ndarray, np.ndarray, float]:
+    """:func:`body_labels`, the paper regions, their statistics, and their scale.
+
+    The regions are a label image (``scale`` of its pixels an ``image`` pixel), the statistics
+    OpenCV's for each region.
+    """
     if not cards:
-        return []
+        return [], np.zeros((0, 0), np.int32), np.zeros((0, 5), np.int32), 1.0
     h, w = image.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = image
@@ -96,7 +122,7 @@ def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int |
         index = np.median([heights[j] for j, other in enumerate(labels) if other == label])
         if area > MOST_PAPER * on_region[label] * max(index, 1.0) ** 2:
             labels[k] = None
-    return labels
+    return labels, regions, stats, scale
 
 
 def with_bodies(
@@ -110,11 +136,46 @@ def with_bodies(
         scale (float): Photo pixels per ``image`` pixel.
 
     Returns:
-        (list[DetectedCard]): The same cards, each with its body label.
+        (list[DetectedCard]): The same cards, each with its body label, and its
+        :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body.
     """
     boxes = [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
-    labels = body_labels(image, boxes)
-    return [dataclasses.replace(c, body=b) for c, b in zip(cards, labels, strict=True)]
+    labels, regions, stats, work_scale = _bodies(image, boxes)
+    alone = Counter(label for label in labels if label is not None)
+    return [
+        dataclasses.replace(
+            card,
+            body=label,
+            outline=None
+            if label is None or alone[label] > 1
+            else _outline(regions, stats[label], label, scale / work_scale, _index_size(card)),
+        )
+        for card, label in zip(cards, labels, strict=True)
+    ]
+
+
+def _index_size(card: DetectedCard) -> float:
+    """The longer side of the card's corner indices (the median of them), in photo pixels."""
+    return float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in card.corners or (card.box,)]))
+
+
+def _outline(
+    regions: np.ndarray, stats: np.ndarray, label: int, scale: float, index: float
+) -> Outline | None:
+    """The smallest rectangle around body ``label``, if it has the shape and size of a card.
+
+    ``stats`` are OpenCV's statistics of the body (its bounding box first), ``index`` the size
+    of the card's indices. The rectangle is in photo pixels, ``scale`` of them a pixel of
+    ``regions``.
+    """
+    left, top, width, height = (int(v) for v in stats[:4])
+    body = (regions[top : top + height, left : left + width] == label).astype(np.uint8)
+    (x, y), (w, h), angle = cv2.minAreaRect(cv2.findNonZero(body))
+    if not CARD_SHAPE[0] <= max(w, h) / max(min(w, h), 1.0) <= CARD_SHAPE[1]:
+        return None
+    if not CARD_WIDTH[0] <= min(w, h) * scale / max(index, 1.0) <= CARD_WIDTH[1]:
+        return None
+    return ((x + left) * scale, (y + top) * scale), (w * scale, h * scale), angle
 
 
 def _unscaled(box: Box, scale: float) -> Box:

@@ -31,6 +31,7 @@ from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 
 if TYPE_CHECKING:
+    from vision.bodies import Outline
     from vision.reader import DetectedCard
 
 CLEAR_GAP = 1.25
@@ -276,6 +277,9 @@ def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np
     for k, card in enumerate(cards):
         opposite = _opposite_corners(card)
         if opposite is None:
+            if card.outline is not None:
+                whole[k] = True
+                centres[k], axes[k], half[k] = _body_outline(card.outline)
             continue
         whole[k] = True
         centres[k] = (opposite[0] + opposite[1]) / 2
@@ -295,6 +299,19 @@ def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np
         reach = np.minimum(reach, np.einsum("ija,ia->ij", on_axes, half))
     gaps = np.maximum(between - reach - reach.T, 0.0)
     return whole, gaps, 2 * half[:, 0]
+
+
+def _body_outline(outline: Outline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A card's centre, width and height axes (the same both ways) and half sizes, from its body.
+
+    ``outline`` is the rectangle of the stretch of face the card lies alone on.
+    """
+    (x, y), (w, h), angle = outline
+    turn = np.radians(angle)
+    along = np.array([np.cos(turn), np.sin(turn)])  # the side of length w
+    across = np.array([-along[1], along[0]])
+    width_axis, height_axis = (along, across) if w <= h else (across, along)
+    return np.array([x, y]), np.array([(width_axis, height_axis)] * 2), np.array(sorted((w, h))) / 2
 
 
 def _opposite_corners(card: DetectedCard) -> tuple[np.ndarray, np.ndarray] | None:

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
-from vision.bodies import with_bodies
+from vision.bodies import Outline, with_bodies
 from vision.certainty import (
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
@@ -74,6 +74,8 @@ class DetectedCard:
         choices (tuple[str, ...]): The identities the classifier found likely
             (:data:`CHOICE_ABOVE`), best first: ``card`` and, when unsure, what else it may be;
             empty when not recorded.
+        outline (Outline | None): Where the card lies, when it lies alone on its body: the
+            body's rectangle (:mod:`vision.bodies`); None otherwise.
     """
 
     card: str
@@ -83,6 +85,7 @@ class DetectedCard:
     corners: tuple[tuple[float, float, float, float], ...] = ()
     body: int | None = None
     choices: tuple[str, ...] = ()
+    outline: Outline | None = None
 
     @property
     def center(self) -> tuple[float, float]:

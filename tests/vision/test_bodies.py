@@ -4,8 +4,10 @@ does not."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.bodies import body_labels
+from vision.bodies import body_labels, with_bodies
+from vision.reader import DetectedCard
 
 
 def photo_of(faces: list[tuple[int, int, int, int]], table: int = 40) -> np.ndarray:
@@ -41,3 +43,22 @@ def test_an_index_on_no_paper_has_no_body() -> None:
     """An index read on the dark table (print, not a card) lies on no body."""
     image = photo_of([(50, 50, 150, 190)])
     assert body_labels(image, [index(300, 300)]) == [None]
+
+
+def test_a_card_alone_on_its_body_lies_where_the_body_does() -> None:
+    """A card alone on its stretch of face, read at its lower corner only, gets the face's
+    rectangle as its outline (centred on the face, not on the corner); cards sharing a body
+    get none, nor does a card on a light table."""
+    image = photo_of([(50, 50, 150, 190), (110, 60, 210, 200), (400, 100, 500, 240)])
+    lower_corner = (486.0, 216.0, 498.0, 236.0)
+    boxes = [index(55, 55)[0], index(115, 65)[0], lower_corner]
+    first, second, apart = with_bodies(image, [DetectedCard("5H", 0.97, b) for b in boxes])
+    assert first.outline is None and second.outline is None
+    assert apart.outline is not None
+    (x, y), size, _ = apart.outline
+    assert (x, y) == pytest.approx((450, 170), abs=2)
+    assert sorted(size) == pytest.approx([98, 138], abs=2)  # inside its printed outline
+    on_light_table = photo_of([(400, 100, 500, 240)], table=245)
+    assert with_bodies(on_light_table, [DetectedCard("5H", 0.97, lower_corner)])[0].outline is None
+    on_a_sheet = photo_of([(250, 20, 500, 390)])  # a sheet of a card's shape, 12 indices wide
+    assert with_bodies(on_a_sheet, [DetectedCard("5H", 0.97, lower_corner)])[0].outline is None

@@ -155,6 +155,32 @@ def test_hands_of_separate_cards_in_a_row_are_split_by_their_gaps() -> None:
     assert found(named, cards) == expected(["hand", "hand", "crib", "starter"], groups)
 
 
+def test_a_card_read_at_one_corner_lies_where_its_body_does() -> None:
+    """In hands of separate cards, a card read at one corner lies somewhere around that
+    corner, too far from its neighbours to join their hand; alone on its stretch of face
+    (:mod:`vision.bodies`), its outline is that face's rectangle, and it takes its place."""
+    rows = [laid(100, 200, 4, 45), laid(735, 200, 4, 30), laid(100, 430, 4, 30)]
+    rows.append([(690, 430, 100.0, 150.0)])
+    codes = iter(CODES)
+    groups = [[next(codes) for _ in row] for row in rows]
+    x, y, width, height = rows[1][2]  # the other hand's third card, read at its top left only
+    dx, dy = 0.4 * width, 0.35 * height  # from the centre to an index's middle, as whole()
+    index = (x - dx - 10, y - dy - 15, x - dx + 10, y - dy + 15)
+    at_one_corner = DetectedCard(groups[1][2], 0.97, index, corners=(index,))
+    cards = [
+        at_one_corner if code == groups[1][2] else whole(code, *at)
+        for codes_of, row in zip(groups, rows, strict=True)
+        for code, at in zip(codes_of, row, strict=True)
+    ]
+    three_groups = expected(["?", "?", "?", "starter"], groups)
+    assert group_cards(cards, SIX_CARD).question.kind == "groups"  # type: ignore[union-attr]
+    k = cards.index(at_one_corner)
+    cards[k] = dataclasses.replace(at_one_corner, outline=((x, y), (width, height), 0.0))
+    layout = group_cards(cards, SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "crib"
+    assert found(layout, cards) == three_groups
+
+
 def test_crib_equally_near_the_starter_is_asked() -> None:
     """Two groups as near the starter: the question names them, their roles stay open."""
     cards, _ = table([fan(100, 100, 4), fan(100, 700, 4), fan(900, 400, 4), [(230, 400)]])

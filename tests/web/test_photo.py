@@ -35,6 +35,7 @@ class FakeCard:
     corners: tuple[tuple[float, float, float, float], ...] = ()
     body: int | None = None
     choices: tuple[str, ...] = ()
+    outline: None = None
 
     @property
     def position(self) -> tuple[float, float]:
