@@ -13,9 +13,9 @@ region larger than :data:`MOST_PAPER` index heights squared per card on it is a 
 a sheet of paper, not card faces: cards on it have no body.
 
 A card alone on its body lies where that body does: its outline is the body's smallest
-enclosing rectangle, when that has a card's shape (:data:`CARD_SHAPE`). It tells where a card
-read at one corner lies, which the corner alone does not (a card read at its lower corner lies
-above and left of it).
+enclosing rectangle, when that has a card's shape and size (:data:`CARD_SHAPE`,
+:data:`CARD_WIDTH`). It tells where a card read at one corner lies, which the corner alone does
+not (a card read at its lower corner lies above and left of it).
 """
 
 from __future__ import annotations
@@ -141,13 +141,13 @@ def with_bodies(
     """
     boxes = [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
     labels, regions, stats, work_scale = _bodies(image, boxes)
-    alone = Counter(label for label in labels if label is not None)
+    on_body = Counter(label for label in labels if label is not None)
     return [
         dataclasses.replace(
             card,
             body=label,
             outline=None
-            if label is None or alone[label] > 1
+            if label is None or on_body[label] > 1
             else _outline(regions, stats[label], label, scale / work_scale, _index_size(card)),
         )
         for card, label in zip(cards, labels, strict=True)

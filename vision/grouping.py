@@ -262,7 +262,9 @@ def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np
 
     A card read at opposite corners (:func:`_opposite_corners`) lies whole on the photo: its
     outline is the rectangle around them (:data:`CARD_OVER_INDICES`) centred between them,
-    turned as their diagonal says (of the two ways a four-corner deck allows, the nearer).
+    turned as their diagonal says (of the two ways a four-corner deck allows, the nearer). A
+    card alone on its stretch of face has that face's rectangle as its outline
+    (:attr:`~vision.reader.DetectedCard.outline`) and counts as whole too.
 
     Returns:
         Whether each card is whole; the gap between each two whole cards' edges along the
