@@ -427,8 +427,8 @@ def group_cards(
     for members in _trials(cards, placed, rules, starter=want_starter):
         for plan in _plans(len(members), rules, starter=want_starter):
             layout = _place(cards, dist, members, plan, rules, crib=crib, set_apart=set_apart)
-            if layout is not None:
-                left_out = tuple(i for i in placed if i not in members)
+            left_out = tuple(i for i in placed if i not in members)
+            if layout is not None and not _hand_left_out(layout, len(fixed), left_out, rules):
                 if layout.question is None and fixed == []:
                     layout = _starter_beside_left_out(cards, layout, left_out)
                 groups = (*layout.groups, *fixed)
@@ -439,6 +439,16 @@ def group_cards(
                     layout, groups=groups, left_out=left_out, question=question
                 )
     return _unsettled(cards, dist, placed, fixed, rules)
+
+
+def _hand_left_out(layout: Layout, typed: int, left_out: tuple[int, ...], rules: RuleSet) -> bool:
+    """Whether a hand's worth of readings is left out beside groups that make no whole table.
+
+    A hand may lie among them, unread. ``typed`` cards are named apart (a typed starter); the
+    table may be of any rules.
+    """
+    laid = sum(len(g.cards) for g in layout.groups) + typed
+    return laid not in _BY_TABLE_SIZE and len(left_out) >= rules.hand_size
 
 
 def _starter_beside_left_out(

@@ -297,6 +297,19 @@ def test_a_doubtful_stray_reading_is_left_out_but_not_a_sure_one() -> None:
     assert sure.question is not None and sure.question.kind == "groups"
 
 
+def test_a_hand_left_out_unread_asks_to_sort_the_cards() -> None:
+    """Too few cards read sure to make the table, and too many unsure ones to try each way they
+    could complete it: a hand and its starter laid out of the sure cards, with a hand's worth of
+    readings left out, would score a table that is not there. The cards are to be sorted."""
+    cards, _ = table([fan(100, 100, 4), [(700, 100)]])
+    doubtful = DetectedCard("KC", 0.6, (390, 385, 410, 415))  # read sure, but not 0.8 sure
+    spots = fan(100, 500, 6)
+    unsure = [card(c, x, y, uncertain=True) for c, (x, y) in zip(CODES[20:26], spots, strict=True)]
+    layout = group_cards([*cards, doubtful, *unsure], SIX_CARD)
+    assert layout.question is not None and layout.question.kind == "groups"
+    assert layout.left_out == ()
+
+
 def test_starter_beside_the_crib_is_found_or_asked_among_five() -> None:
     """The starter so close to the crib that no gap cuts them apart: the crib and starter make
     one group of five; the card set apart in it is the starter, else the question names
