@@ -425,9 +425,9 @@ def group_cards(
     want_starter = not fixed
     dist = _distances(cards)
     for members in _trials(cards, placed, rules, starter=want_starter):
+        left_out = tuple(i for i in placed if i not in members)
         for plan in _plans(len(members), rules, starter=want_starter):
             layout = _place(cards, dist, members, plan, rules, crib=crib, set_apart=set_apart)
-            left_out = tuple(i for i in placed if i not in members)
             if layout is not None and not _hand_left_out(layout, len(fixed), left_out, rules):
                 if layout.question is None and fixed == []:
                     layout = _starter_beside_left_out(cards, layout, left_out)
