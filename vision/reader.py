@@ -136,6 +136,13 @@ SMALL_INDEX = 16
 under this many pixels (median) at that size. Chosen on held-out synthetic scenes (seeds 77 and
 78, 112 photos of 1024 to 2048 px): under 16 px a second look found 32 more cards, at 16 to 24
 px 2 (and cost half the passes); 24, the earlier bound, spent two passes a photo for them."""
+LOOK_AROUND_FROM = 4
+"""Fewer first detections than this (a hand's worth) on a photo over 1.6 times the detector's
+size say little of the cards' size or place: the photo gets a second look in tiles. From this
+many on, the indices' size decides (:data:`SMALL_INDEX`), and the second look covers the region
+around them when it is compact. (Two large readings of print on a synthetic table of 17 small
+cards on newspaper kept the whole table unread; none of the 115 shared real photos has fewer
+than this many first detections and over 1,024 px.)"""
 
 
 def likeliest(probs: np.ndarray, classes: list[str]) -> tuple[str, ...]:
@@ -346,8 +353,9 @@ class CardReader:
         """Find corner indices; returns boxes (N, 4) x1, y1, x2, y2 in image pixels and scores.
 
         A photo over 1.6 times the model's size whose indices come out under
-        :data:`SMALL_INDEX` px at that size gets a second look: one pass on the region around
-        the first detections when it is compact, else 2x2 tiles.
+        :data:`SMALL_INDEX` px at that size, or fewer than :data:`LOOK_AROUND_FROM` of them,
+        gets a second look: one pass on the region around the first detections when it is
+        compact and they are enough, else 2x2 tiles.
         """
         h, w = image.shape[:2]
         boxes, scores = self._detect(image)
@@ -355,11 +363,12 @@ class CardReader:
             return boxes, scores
         big = max(h, w) > 1.6 * self.imgsz
         side = (boxes[:, 2:] - boxes[:, :2]).max(1) if len(boxes) else np.zeros(0)
-        small = len(boxes) == 0 or float(np.median(side)) * self.imgsz / max(h, w) < SMALL_INDEX
+        few = len(boxes) < LOOK_AROUND_FROM
+        small = few or float(np.median(side)) * self.imgsz / max(h, w) < SMALL_INDEX
         if not (self.tiles == "always" or (big and small)):
             return boxes, scores
         regions = self._tiles(h, w)
-        if len(boxes) and self.tiles != "always":
+        if not few and self.tiles != "always":
             m = 4 * float(np.median(side))
             x1, y1 = np.maximum(boxes[:, :2].min(0) - m, 0)
             x2, y2 = np.minimum(boxes[:, 2:].max(0) + m, [w, h])

@@ -16,6 +16,7 @@ from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import (
+    LOOK_AROUND_FROM,
     SMALL_INDEX,
     CardReader,
     DetectedCard,
@@ -127,20 +128,23 @@ def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> 
     assert np.abs(single[0] - single[1]).max() > 0.05
 
 
-def detector_calls(index_side: float, photo: tuple[int, int] = (2048, 1536)) -> int:
+def detector_calls(
+    index_side: float, photo: tuple[int, int] = (2048, 1536), indices: int = 5
+) -> int:
     """How many detector passes :meth:`CardReader.detect` makes on a photo of ``photo`` pixels
-    whose first pass finds five indices ``index_side`` pixels high (at the photo's size)."""
+    whose first pass finds ``indices`` indices ``index_side`` pixels high (at the photo's size)."""
     reader = CardReader()
     calls = []
 
-    def five_indices(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def found(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         calls.append(image.shape)
         boxes = [
-            [300 + 200 * k, 400, 300 + 200 * k + index_side / 2, 400 + index_side] for k in range(5)
+            [300 + 200 * k, 400, 300 + 200 * k + index_side / 2, 400 + index_side]
+            for k in range(indices)
         ]
-        return np.array(boxes, np.float32), np.full(5, 0.9, np.float32)
+        return np.array(boxes, np.float32).reshape(-1, 4), np.full(indices, 0.9, np.float32)
 
-    reader._detect = five_indices  # type: ignore[method-assign]
+    reader._detect = found  # type: ignore[method-assign]
     reader.detect(np.zeros((photo[1], photo[0], 3), np.uint8))
     return len(calls)
 
@@ -152,6 +156,19 @@ def test_second_look_only_where_indices_are_small() -> None:
     assert detector_calls(12 * scale) == 2  # one pass on the region around them
     assert detector_calls((SMALL_INDEX + 2) * scale) == 1
     assert detector_calls(12, photo=(960, 720)) == 1
+
+
+def test_a_few_first_detections_are_no_region_to_look_around() -> None:
+    """Under :data:`LOOK_AROUND_FROM` first detections on a big photo (readings of print, say),
+    or none, the second look covers the photo in 2x2 tiles, whatever their size; from that many
+    on, their size decides, and the region around them is looked at."""
+    scale = 2048 / 640
+    assert detector_calls(12 * scale, indices=LOOK_AROUND_FROM) == 2
+    assert detector_calls(12 * scale, indices=LOOK_AROUND_FROM - 1) == 1 + 4
+    assert detector_calls(40 * scale, indices=LOOK_AROUND_FROM - 1) == 1 + 4
+    assert detector_calls(40 * scale, indices=LOOK_AROUND_FROM) == 1
+    assert detector_calls(12 * scale, indices=0) == 1 + 4
+    assert detector_calls(12, photo=(960, 720), indices=2) == 1
 
 
 def test_onnx_threads_wait_without_spinning() -> None:
