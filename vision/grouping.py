@@ -6,7 +6,8 @@ just one hand and its starter (5), or the hand alone (4). The cards are joined i
 their closeness (the longest links of the minimum spanning tree of their positions are cut,
 as many as the groups the table holds; cards whose faces overlap on the photo count as closer,
 :data:`TOUCHING`; two cards each read at opposite corners lie as far apart as the gap between
-their edges, so that hands of separate cards in a row split at the gaps between them) and the
+their edges, so that hands of separate cards in a row split at the gaps between them, and a
+gap between cards end to end counts :data:`END_GAP` times, so that rows split) and the
 groups' sizes must be the table's. The starter is the lone card; among groups of the crib's
 size, the crib is the one against the starter, if any (players lay it beside the dealer).
 
@@ -82,6 +83,14 @@ WHOLE_OFFSET = 0.25
 """Two cards read whole lie their edges' gap plus this many card widths apart (chosen on the
 cards' true positions of synthetic tables, series 21: 0.5 asked to sort the cards of more
 tables of separate cards, 0 took a hand for the crib, unasked, on three)."""
+END_GAP = 4.0
+"""The gap between two cards read whole that lie end to end (one above the other in the
+cards' own frame) counts this many times its width: players lay a hand's cards side by side,
+so a card above or below is another hand's, though the gap may be no wider. Chosen on the
+synthetic tables of series 17 and 18 (of 1 (off), 1.5, 2, 3, 4, 6: 4 and 6 grouped the most
+exactly once the crib was named, 139 -> 144 of 180, and no more wrong unasked; 1.5 to 3 took a
+fan beside the deck for the crib); confirmed on series 19 and 20 (131 -> 138 of 180, grouped
+wrong unasked 4 -> 2, a card misread unasked 5 -> 6: a misread starter no longer asked about)."""
 
 _BY_PLAYERS = {2: SIX_CARD, 3: THREE_HAND, 4: FOUR_HAND}
 _BY_TABLE_SIZE = {r.table_size: r for r in (SIX_CARD, FIVE_CARD, THREE_HAND, FOUR_HAND)}
@@ -229,9 +238,10 @@ def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
     """How far apart each two cards lie.
 
     Two cards each read whole (:func:`_outlines`) lie as far apart as the gap between their
-    edges, plus :data:`WHOLE_OFFSET` of a card's width: side by side, a hand's cards are
-    closer than a card's width while the next hand is a card's width away or more, though
-    their centres differ by little more than a width either way. Other cards: halfway between
+    edges (:data:`END_GAP` times that where they lie end to end), plus :data:`WHOLE_OFFSET`
+    of a card's width: side by side, a hand's cards are closer than a card's width while the
+    next hand is a card's width away or more, though their centres differ by little more than
+    a width either way. Other cards: halfway between
     the distance of their positions and that of their nearest corners read (the last card of
     a row, read at both corners, lies as near its neighbour as the row's other cards do,
     though its centre is half a card beyond). Cards on one body count as :data:`TOUCHING`
@@ -247,18 +257,20 @@ def _distances(cards: Sequence[DetectedCard]) -> np.ndarray:
     apart = np.linalg.norm(middles[:, None] - middles[None], axis=2).reshape(-1, len(middles))
     apart = np.minimum.reduceat(np.minimum.reduceat(apart, starts, axis=0), starts, axis=1)
     dist = (centres + apart.reshape(centres.shape)) / 2
-    whole, gaps, widths = _outlines(cards)
+    whole, gaps, widths, ends = _outlines(cards)
     both = whole[:, None] & whole[None]
     offset = WHOLE_OFFSET * (widths[:, None] + widths[None]) / 2
-    dist = np.where(both, gaps + offset, dist)
+    dist = np.where(both, gaps * (1 + (END_GAP - 1) * ends) + offset, dist)
     bodies = np.array([-1 if c.body is None else c.body for c in cards])
     touching = (bodies[:, None] == bodies[None]) & (bodies[:, None] >= 0)
     shortened: np.ndarray = np.where(touching, TOUCHING * dist, dist)
     return shortened
 
 
-def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Which cards are read whole, the gaps between their edges, and their widths.
+def _outlines(
+    cards: Sequence[DetectedCard],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Which cards are read whole, the gaps between their edges, their widths, how end to end.
 
     A card read at opposite corners (:func:`_opposite_corners`) lies whole on the photo: its
     outline is the rectangle around them (:data:`CARD_OVER_INDICES`) centred between them,
@@ -269,7 +281,9 @@ def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np
     Returns:
         Whether each card is whole; the gap between each two whole cards' edges along the
         line between their centres (0 where they overlap; unset for the others); each whole
-        card's width (0 for the others).
+        card's width (0 for the others); for each two whole cards, how nearly that line runs
+        along their heights (the cosine between them, the mean of both cards': 0 side by side,
+        1 end to end; unset for the others).
     """
     n = len(cards)
     whole = np.zeros(n, bool)
@@ -296,11 +310,14 @@ def _outlines(cards: Sequence[DetectedCard]) -> tuple[np.ndarray, np.ndarray, np
     between = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     towards = (centres[None] - centres[:, None]) / np.maximum(between, 1e-9)[..., None]
     reach = np.full((n, n), np.inf)
+    along_height = np.zeros((n, n))
     for way in range(2):
         on_axes = np.abs(np.einsum("ijc,iac->ija", towards, axes[:, way]))
-        reach = np.minimum(reach, np.einsum("ija,ia->ij", on_axes, half))
+        way_reach = np.einsum("ija,ia->ij", on_axes, half)
+        along_height = np.where(way_reach < reach, on_axes[..., 1], along_height)
+        reach = np.minimum(reach, way_reach)
     gaps = np.maximum(between - reach - reach.T, 0.0)
-    return whole, gaps, 2 * half[:, 0]
+    return whole, gaps, 2 * half[:, 0], (along_height + along_height.T) / 2
 
 
 def _body_outline(outline: Outline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -155,6 +155,29 @@ def test_hands_of_separate_cards_in_a_row_are_split_by_their_gaps() -> None:
     assert found(named, cards) == expected(["hand", "hand", "crib", "starter"], groups)
 
 
+def test_hands_in_rows_one_above_another_are_split_though_the_rows_are_close() -> None:
+    """Players lay a hand's cards side by side, so a card above or below is another hand's:
+    two hands in rows 40 px apart, closer than their own cards' 45 px gaps, are still two
+    groups (the gap between cards end to end counts more), where they made one ("do not make
+    hands of 4")."""
+    rows = [
+        laid(100, 200, 4, 45),  # a hand
+        laid(100, 390, 4, 45),  # the other, in the row below, 40 px under it
+        laid(735, 200, 4, 30),  # the crib, a card's width beyond the first
+        [(735, 450, 100.0, 150.0)],  # the starter, well below the crib
+    ]
+    codes = iter(CODES)
+    groups = [[next(codes) for _ in row] for row in rows]
+    cards = [
+        whole(code, *at)
+        for codes_of, row in zip(groups, rows, strict=True)
+        for code, at in zip(codes_of, row, strict=True)
+    ]
+    layout = mark_crib(group_cards(cards, SIX_CARD), cards, groups[2][0])
+    assert layout.question is None
+    assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
+
+
 def test_a_card_read_at_one_corner_lies_where_its_body_does() -> None:
     """In hands of separate cards, a card read at one corner lies somewhere around that
     corner, too far from its neighbours to join their hand; alone on its stretch of face
