@@ -129,6 +129,21 @@ def whole(code: str, x: float, y: float, width: float, height: float) -> Detecte
     return DetectedCard(code, 0.97, corners[0], corners=corners)
 
 
+def whole_table(
+    rows: list[list[tuple[float, float, float, float]]],
+) -> tuple[list[DetectedCard], list[list[str]]]:
+    """Cards lying whole at ``rows`` (one list of (x, y, width, height) per group, as
+    :func:`laid` gives), named in order; and each group's codes."""
+    codes = iter(CODES)
+    groups = [[next(codes) for _ in row] for row in rows]
+    cards = [
+        whole(code, *at)
+        for codes_of, row in zip(groups, rows, strict=True)
+        for code, at in zip(codes_of, row, strict=True)
+    ]
+    return cards, groups
+
+
 def test_hands_of_separate_cards_in_a_row_are_split_by_their_gaps() -> None:
     """The layout players use: each hand as separate cards in a row with gaps up to half a
     card, the hands a card's width or more apart, the crib in the next row and the starter a
@@ -140,13 +155,7 @@ def test_hands_of_separate_cards_in_a_row_are_split_by_their_gaps() -> None:
         laid(100, 430, 4, 30),  # the crib, in the next row
         [(690, 430, 100.0, 150.0)],  # the starter, a card's width beyond it
     ]
-    codes = iter(CODES)
-    groups = [[next(codes) for _ in row] for row in rows]
-    cards = [
-        whole(code, *at)
-        for codes_of, row in zip(groups, rows, strict=True)
-        for code, at in zip(codes_of, row, strict=True)
-    ]
+    cards, groups = whole_table(rows)
     layout = group_cards(cards, table_rules(len(cards)))
     assert layout.question is not None and layout.question.kind == "crib"
     assert found(layout, cards) == expected(["?", "?", "?", "starter"], groups)
@@ -166,13 +175,7 @@ def test_hands_in_rows_one_above_another_are_split_though_the_rows_are_close() -
         laid(735, 200, 4, 30),  # the crib, a card's width beyond the first
         [(735, 450, 100.0, 150.0)],  # the starter, well below the crib
     ]
-    codes = iter(CODES)
-    groups = [[next(codes) for _ in row] for row in rows]
-    cards = [
-        whole(code, *at)
-        for codes_of, row in zip(groups, rows, strict=True)
-        for code, at in zip(codes_of, row, strict=True)
-    ]
+    cards, groups = whole_table(rows)
     layout = mark_crib(group_cards(cards, SIX_CARD), cards, groups[2][0])
     assert layout.question is None
     assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
@@ -184,17 +187,12 @@ def test_a_card_read_at_one_corner_lies_where_its_body_does() -> None:
     (:mod:`vision.bodies`), its outline is that face's rectangle, and it takes its place."""
     rows = [laid(100, 200, 4, 45), laid(735, 200, 4, 30), laid(100, 430, 4, 30)]
     rows.append([(690, 430, 100.0, 150.0)])
-    codes = iter(CODES)
-    groups = [[next(codes) for _ in row] for row in rows]
+    cards, groups = whole_table(rows)
     x, y, width, height = rows[1][2]  # the other hand's third card, read at its top left only
     dx, dy = 0.4 * width, 0.35 * height  # from the centre to an index's middle, as whole()
     index = (x - dx - 10, y - dy - 15, x - dx + 10, y - dy + 15)
     at_one_corner = DetectedCard(groups[1][2], 0.97, index, corners=(index,))
-    cards = [
-        at_one_corner if code == groups[1][2] else whole(code, *at)
-        for codes_of, row in zip(groups, rows, strict=True)
-        for code, at in zip(codes_of, row, strict=True)
-    ]
+    cards[[c.card for c in cards].index(groups[1][2])] = at_one_corner
     three_groups = expected(["?", "?", "?", "starter"], groups)
     assert group_cards(cards, SIX_CARD).question.kind == "groups"  # type: ignore[union-attr]
     k = cards.index(at_one_corner)
