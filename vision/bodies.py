@@ -16,13 +16,18 @@ A card alone on its body lies where that body does: its outline is the body's sm
 enclosing rectangle, when that has a card's shape and size (:data:`CARD_SHAPE`,
 :data:`CARD_WIDTH`). It tells where a card read at one corner lies, which the corner alone does
 not (a card read at its lower corner lies above and left of it).
+
+Two corners read as different cards can be one card's two corners, each misread a little (a
+5H's upper index read 5D, its lower one 5H): when they are the only cards on a body of a card's
+shape and size and lie at its opposite corners, :func:`opposite_corners` pairs them, and the
+reader reads the card from both.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import cv2
@@ -34,6 +39,9 @@ if TYPE_CHECKING:
 Box = tuple[float, float, float, float]
 Outline = tuple[tuple[float, float], tuple[float, float], float]
 """A turned rectangle as OpenCV gives it: centre (x, y), size (width, height), angle (degrees)."""
+Bodies = tuple[list[int | None], np.ndarray, np.ndarray, float]
+"""Each card's body label, the label image, OpenCV's statistics of each body, and the label
+image's pixels per photo pixel (:func:`_bodies`)."""
 
 WORK_SIDE = 800
 """The photo is looked at with its longer side at most this many pixels."""
@@ -54,6 +62,12 @@ CARD_WIDTH = (1.5, 5.0)
 """... and its short side within this many of the card's index sizes (about 3: 2.2 to 4.1 for
 98 % of the cards alone on a body on synthetic tables, series 17 and 18; a sheet of paper
 that a card lies on is far wider)."""
+PAIR_CENTRE = 0.75
+"""Two indices are a card's opposite corners when their middle lies within this many index sizes
+of the centre of the card-shaped body they are alone on ..."""
+PAIR_APART = 0.5
+"""... and they are at least this share of the body's diagonal apart (opposite indices of a card
+are about 0.7 of its diagonal apart; two cards' upper indices on one body lie to one side)."""
 
 
 def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int | None]:
@@ -79,9 +93,7 @@ def body_labels(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> list[int |
     return _bodies(image, cards)[0]
 
 
-def _bodies(
-    image: np.ndarray, cards: Sequence[Sequence[Box]]
-) -> tuple[list[int | None], np.ndarray, np.ndarray, float]:
+def _bodies(image: np.ndarray, cards: Sequence[Sequence[Box]]) -> Bodies:
     """:func:`body_labels`, the paper regions, their statistics, and their scale.
 
     The regions are a label image (``scale`` of its pixels an ``image`` pixel), the statistics
@@ -126,7 +138,10 @@ def _bodies(
 
 
 def with_bodies(
-    image: np.ndarray, cards: Sequence[DetectedCard], scale: float = 1.0
+    image: np.ndarray,
+    cards: Sequence[DetectedCard],
+    scale: float = 1.0,
+    one_card: Callable[[DetectedCard, DetectedCard], DetectedCard | None] | None = None,
 ) -> list[DetectedCard]:
     """``cards`` with their :attr:`~vision.reader.DetectedCard.body` found on ``image``.
 
@@ -134,13 +149,26 @@ def with_bodies(
         image (np.ndarray): uint8 BGR photo the cards were read on.
         cards (Sequence[DetectedCard]): Cards read, their boxes in photo pixels.
         scale (float): Photo pixels per ``image`` pixel.
+        one_card (Callable | None): Offered each pair of :func:`opposite_corners`; the card it
+            returns, read from both corners, replaces the two (None keeps them).
 
     Returns:
         (list[DetectedCard]): The same cards, each with its body label, and its
         :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body.
     """
-    boxes = [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
-    labels, regions, stats, work_scale = _bodies(image, boxes)
+    cards = list(cards)
+    boxes = _corner_boxes(cards, scale)
+    bodies = _bodies(image, boxes)
+    labels, regions, stats, work_scale = bodies
+    if one_card is not None:
+        gone = set()
+        for a, b in _opposite(bodies, boxes, cards, scale):
+            card = one_card(cards[a], cards[b])
+            if card is not None:
+                cards[a] = card
+                gone.add(b)
+        cards = [card for k, card in enumerate(cards) if k not in gone]
+        labels = [label for k, label in enumerate(labels) if k not in gone]
     on_body = Counter(label for label in labels if label is not None)
     return [
         dataclasses.replace(
@@ -152,6 +180,58 @@ def with_bodies(
         )
         for card, label in zip(cards, labels, strict=True)
     ]
+
+
+def opposite_corners(
+    image: np.ndarray, cards: Sequence[DetectedCard], scale: float = 1.0
+) -> list[tuple[int, int]]:
+    """Pairs of cards read at one corner each that are one card's two opposite corners.
+
+    The two are the only cards on their body, the body has a card's shape and size (its
+    rectangle as for :attr:`~vision.reader.DetectedCard.outline`), and the indices lie at its
+    opposite corners (:data:`PAIR_CENTRE`, :data:`PAIR_APART`).
+
+    Args:
+        image (np.ndarray): uint8 BGR photo the cards were read on.
+        cards (Sequence[DetectedCard]): Cards read, their boxes in photo pixels.
+        scale (float): Photo pixels per ``image`` pixel.
+
+    Returns:
+        (list[tuple[int, int]]): Index pairs into ``cards``, each card in one pair at most.
+    """
+    boxes = _corner_boxes(cards, scale)
+    return _opposite(_bodies(image, boxes), boxes, cards, scale)
+
+
+def _corner_boxes(cards: Sequence[DetectedCard], scale: float) -> list[list[Box]]:
+    """Each card's corner boxes in ``image`` pixels."""
+    return [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
+
+
+def _opposite(
+    bodies: Bodies, boxes: list[list[Box]], cards: Sequence[DetectedCard], scale: float
+) -> list[tuple[int, int]]:
+    """:func:`opposite_corners` on bodies found (:func:`_bodies` of ``boxes``)."""
+    labels, regions, stats, work_scale = bodies
+    on_body: dict[int, list[int]] = {}
+    for k, label in enumerate(labels):
+        if label is not None:
+            on_body.setdefault(label, []).append(k)
+    pairs = []
+    for label, (a, b) in ((lb, ks) for lb, ks in on_body.items() if len(ks) == 2):
+        if len(boxes[a]) != 1 or len(boxes[b]) != 1:
+            continue
+        index = (_index_size(cards[a]) + _index_size(cards[b])) / 2
+        rectangle = _outline(regions, stats[label], label, scale / work_scale, index)
+        if rectangle is None:
+            continue
+        (cx, cy), (w, h), _ = rectangle
+        (ax, ay), (bx, by) = cards[a].center, cards[b].center
+        off_centre = np.hypot((ax + bx) / 2 - cx, (ay + by) / 2 - cy)
+        apart = np.hypot(ax - bx, ay - by)
+        if off_centre <= PAIR_CENTRE * index and apart >= PAIR_APART * np.hypot(w, h):
+            pairs.append((a, b))
+    return pairs
 
 
 def _index_size(card: DetectedCard) -> float:
@@ -182,4 +262,4 @@ def _unscaled(box: Box, scale: float) -> Box:
     return (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)
 
 
-__all__ = ["body_labels", "with_bodies"]
+__all__ = ["body_labels", "opposite_corners", "with_bodies"]

@@ -48,6 +48,10 @@ class CropEvidence:
     sharpness: np.ndarray
     second: np.ndarray
 
+    def rows(self, rows: list[int]) -> CropEvidence:
+        """The evidence of the crops ``rows`` only, in that order."""
+        return CropEvidence(self.clipped[rows], self.sharpness[rows], self.second[rows])
+
 
 @dataclass(frozen=True)
 class Certainty:

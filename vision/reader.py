@@ -24,7 +24,9 @@ small indices); each index is cut from the full-resolution photo and named by th
 (52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
 the four readings are averaged. Detections of one identity that are plausibly the same physical
 card (its two corners) are merged, and each card notes the light card face its indices lie on
-(:mod:`vision.bodies`: cards that overlap share one). A card none of whose corners is read
+(:mod:`vision.bodies`: cards that overlap share one); two corners read as different but
+likely-alike cards, the only ones on a card-shaped face and at its opposite corners, are one
+card read from both (the product of their probabilities). A card none of whose corners is read
 with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
 clipped crops; a second reading under the other normalisation is available, off) is returned
 with ``uncertain=True`` instead of being guessed. The starter is the card set apart from the
@@ -37,7 +39,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -488,7 +490,8 @@ class CardReader:
             probs = self._classify(crops)
             on_card = self.on_cards(image, boxes, probs)  # not a corner index, or not on a card
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
-            sure = self.certainty.sure(probs, self._evidence(crops[on_card], probs))
+            evidence = self._evidence(crops[on_card], probs)
+            sure = self.certainty.sure(probs, evidence)
         cand = []
         # by a detection's box: its likeliest readings, and whether it is read with certainty
         choices: dict[Box, tuple[str, ...]] = {}
@@ -499,6 +502,7 @@ class CardReader:
             cand.append((self.classes[k], float(p[k]), float(ds), (x1, y1, x2, y2)))
             choices[(x1, y1, x2, y2)] = likeliest(p, self.classes)
             certain[(x1, y1, x2, y2)] = bool(is_sure)
+        merged = _merge_corners(cand)
         out = [
             DetectedCard(
                 c,
@@ -508,13 +512,50 @@ class CardReader:
                 tuple(_scaled(corner, scale) for corner in corners),
                 choices=choices[b],
             )
-            for c, conf, b, corners in _merge_corners(cand)
+            for c, conf, b, corners in merged
         ]
-        out = with_bodies(image, out, scale)
+        rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
+        read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
+        out = with_bodies(image, out, scale, one_card=read_as_one)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.center for c in out])
         h, w = image.shape[:2]
         return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
+
+    def _read_as_one(
+        self,
+        first: DetectedCard,
+        second: DetectedCard,
+        rows: dict[Box, int],
+        probs: np.ndarray,
+        evidence: CropEvidence,
+    ) -> DetectedCard | None:
+        """One card read from two corners read as different cards, or None if they are two.
+
+        ``rows`` gives each card's row in ``probs`` and ``evidence`` by its box. Two corners
+        with no likely identity in common (:attr:`DetectedCard.choices`) are two cards. The
+        card is the likeliest identity by the product of both corners' probabilities, certain
+        when that reading would be certain for each of the two crops, asked about otherwise.
+        """
+        if not set(first.choices) & set(second.choices):
+            return None  # not one card misread a little: two cards (one under the other)
+        a, b = rows[first.box], rows[second.box]
+        both = probs[a] * probs[b]
+        if self._none >= 0:
+            both[self._none] = 0.0
+        if both.sum() <= 0:
+            return None
+        both = both / both.sum()
+        k = int(both.argmax())
+        sure = self.certainty.sure(np.stack([both, both]), evidence.rows([a, b]))
+        return DetectedCard(
+            self.classes[k],
+            float(both[k]),
+            max(first, second, key=lambda card: card.confidence).box,
+            not sure.all(),
+            first.corners + second.corners,
+            choices=likeliest(both, self.classes),
+        )
 
 
 Box = tuple[float, float, float, float]

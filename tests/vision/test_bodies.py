@@ -3,11 +3,14 @@ does not."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from vision.bodies import body_labels, with_bodies
-from vision.reader import DetectedCard
+from vision.bodies import body_labels, opposite_corners, with_bodies
+from vision.certainty import NOT_READ_AGAIN, CropEvidence
+from vision.reader import DetectedCard, likeliest, load_reader
 
 
 def photo_of(faces: list[tuple[int, int, int, int]], table: int = 40) -> np.ndarray:
@@ -62,3 +65,60 @@ def test_a_card_alone_on_its_body_lies_where_the_body_does() -> None:
     assert with_bodies(on_light_table, [DetectedCard("5H", 0.97, lower_corner)])[0].outline is None
     on_a_sheet = photo_of([(250, 20, 500, 390)])  # a sheet of a card's shape, 12 indices wide
     assert with_bodies(on_a_sheet, [DetectedCard("5H", 0.97, lower_corner)])[0].outline is None
+
+
+LONE_CARD = (400, 100, 500, 240)
+UPPER, LOWER = (405.0, 105.0, 417.0, 125.0), (483.0, 215.0, 495.0, 235.0)
+
+
+def test_two_indices_at_a_lone_cards_opposite_corners_are_paired() -> None:
+    """The two indices alone on a card-shaped face, at its opposite corners, are one card's;
+    two overlapping cards' upper indices are not, nor two indices on one side of a card."""
+    image = photo_of([(50, 50, 150, 190), (110, 60, 210, 200), LONE_CARD, (250, 220, 350, 360)])
+    boxes = [UPPER, index(55, 55)[0], index(115, 65)[0], LOWER, index(255, 225)[0]]
+    boxes.append((333.0, 225.0, 345.0, 245.0))  # the fourth card's other upper corner
+    cards = [
+        DetectedCard(code, 0.6, b)
+        for code, b in zip(["5D", "7S", "8S", "5H", "2C", "2S"], boxes, strict=True)
+    ]
+    assert opposite_corners(image, cards) == [(0, 3)]
+
+
+def read_from_corners(upper: dict[str, float], lower: dict[str, float]) -> list[DetectedCard]:
+    """What the reader makes of a lone card whose corners the classifier read as given."""
+    reader = load_reader()
+    probs = np.zeros((2, len(reader.classes)))
+    for row, reading in enumerate((upper, lower)):
+        for code, p in reading.items():
+            probs[row, reader.classes.index(code)] = p
+    cards = [
+        DetectedCard(
+            reader.classes[int(p.argmax())],
+            float(p.max()),
+            b,
+            p.max() < 0.7,
+            (b,),
+            choices=likeliest(p, reader.classes),
+        )
+        for p, b in zip(probs, (UPPER, LOWER), strict=True)
+    ]
+    sharp = CropEvidence(np.zeros(2), np.full(2, 0.2), np.full(2, NOT_READ_AGAIN))
+    read_as_one = partial(
+        reader._read_as_one, rows={UPPER: 0, LOWER: 1}, probs=probs, evidence=sharp
+    )
+    return with_bodies(photo_of([LONE_CARD]), cards, one_card=read_as_one)
+
+
+def test_a_card_misread_at_one_corner_is_read_from_both() -> None:
+    """A 5H whose upper index reads 5D at 0.75 and lower one 5H at 0.9 is one card, 5H,
+    certain (0.225 against 0.075 by the product: 0.75), lying where the face does; when the
+    product is no surer than 0.7 the one card is asked about; two corners with no likely
+    identity in common stay two cards."""
+    (card,) = read_from_corners({"5D": 0.75, "5H": 0.25}, {"5H": 0.9, "5D": 0.1})
+    assert (card.card, card.uncertain, len(card.corners)) == ("5H", False, 2)
+    assert card.confidence == pytest.approx(0.75)
+    assert card.outline is not None  # alone on its face now: it lies where the face does
+    (card,) = read_from_corners({"5D": 0.6, "5H": 0.4}, {"5H": 0.7, "5D": 0.3})
+    assert (card.card, card.uncertain, set(card.choices)) == ("5H", True, {"5H", "5D"})
+    two = read_from_corners({"JC": 0.97, "10C": 0.03}, {"10C": 0.6, "10S": 0.4})
+    assert [c.card for c in two] == ["JC", "10C"]
