@@ -121,7 +121,8 @@ class Question:
         kind (str): ``"starter"`` (which card?), ``"crib"`` (which group?) or ``"groups"``
             (the cards do not fall into the table's groups).
         text (str): The question, in players' words.
-        choices (tuple[int, ...]): Card indices (starter) or group indices (crib).
+        choices (tuple[int, ...]): Card indices (starter) or group indices (crib; for groups,
+            the one group that seems a card short, when one does).
     """
 
     kind: str
@@ -700,11 +701,25 @@ def _unsettled(
 ) -> Layout:
     """Cards that do not make the table's groups: the clusters found, and a question.
 
-    One group for each cluster, no roles, and the question asking the player to sort them.
+    One group for each cluster, no roles, and the question asking the player to sort them; when
+    the cards fall clearly into the table's groups but for one a card short (a card not read),
+    those groups, and the question names the short one (:func:`_one_card_short`).
     """
     if not placed:
         return Layout(tuple(fixed), rules)
     near = dist[np.ix_(placed, placed)]
+    short = _one_card_short(near, rules, starter=not fixed)
+    if short is not None:
+        parts, gap = short
+        groups = [[placed[i] for i in p] for p in parts]
+        found = tuple(CardGroup(None, tuple(g), _box(cards, g)) for g in groups)
+        named = " ".join(cards[i].card for i in groups[gap])
+        text = (
+            f"Read {len(placed)} cards: one card seems to be missing from the group of "
+            f"{len(groups[gap])} ({named}): add it there, or move, add or delete cards, then "
+            "mark the groups."
+        )
+        return Layout((*found, *fixed), rules, Question("groups", text, (gap,)))
     links = sorted(length for length, _, _ in _spanning_tree(near)) if len(placed) > 1 else []
     typical = float(np.median(links)) if links else 0.0
     count = 1 + sum(length > 3 * typical for length in links)
@@ -718,6 +733,36 @@ def _unsettled(
         f"{sizes} and a starter. Move, add or delete cards, then mark the groups."
     )
     return Layout((*found, *fixed), rules, Question("groups", text))
+
+
+def _one_card_short(
+    dist: np.ndarray, rules: RuleSet, *, starter: bool
+) -> tuple[list[list[int]], int] | None:
+    """The table's groups, one of them a card short, when the cards fall clearly into them.
+
+    For a count one short of a whole table: the cards cut into its hands, crib and starter
+    (:func:`_cut`, as clear as :data:`CLEAR_GAP`) whose sizes are the table's but for one group
+    of one card fewer, when that group cannot be taken for a whole one of another size (a
+    table without its starter is asked for it elsewhere).
+
+    Returns:
+        The groups (indices into ``dist``) and which of them is short, or None.
+    """
+    wanted = [rules.hand_size] * rules.players + [rules.crib_size] + [1] * starter
+    if len(dist) != sum(wanted) - 1:
+        return None
+    parts, clarity = _cut(dist, len(wanted))
+    if clarity < CLEAR_GAP:
+        return None
+    sizes = sorted(len(p) for p in parts)
+    for size in set(wanted) - {1}:
+        if size - 1 in wanted:
+            continue  # a group one short would look like a whole one: which is it?
+        left = list(wanted)
+        left.remove(size)
+        if sorted([*left, size - 1]) == sizes:
+            return parts, next(i for i, p in enumerate(parts) if len(p) == size - 1)
+    return None
 
 
 def mark_crib(layout: Layout, cards: Sequence[DetectedCard], card: str) -> Layout:

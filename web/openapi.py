@@ -265,7 +265,9 @@ SCHEMAS: dict[str, Schema] = {
                             "kind": {"type": "string", "enum": ["starter", "crib", "groups"]},
                             "text": STRING,
                             "choices": _array(
-                                INTEGER, description="Card (starter) or group (crib) indices"
+                                INTEGER,
+                                description="Card (starter) or group (crib) indices; for groups,"
+                                " the group that seems one card short, when one does",
                             ),
                         }
                     ),

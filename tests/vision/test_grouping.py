@@ -181,6 +181,24 @@ def test_hands_in_rows_one_above_another_are_split_though_the_rows_are_close() -
     assert found(layout, cards) == expected(["hand", "hand", "crib", "starter"], groups)
 
 
+def test_a_hand_missing_a_card_is_named_in_the_question() -> None:
+    """Twelve cards of a 2-player table laid in their groups, one hand's fourth card not read:
+    the question names that hand as a card short (its group index among the choices), rather
+    than only asking to sort the cards; a card fewer still is only asked to be sorted."""
+    rows = [laid(100, 200, 3, 30), laid(735, 200, 4, 30), laid(100, 430, 4, 30)]
+    rows.append([(690, 430, 100.0, 150.0)])
+    cards, groups = whole_table(rows)
+    layout = group_cards(cards, SIX_CARD)
+    question = layout.question
+    assert question is not None and question.kind == "groups"
+    assert found(layout, cards) == expected(["?"] * 4, groups)
+    (short,) = question.choices
+    assert sorted(cards[i].card for i in layout.groups[short].cards) == sorted(groups[0])
+    assert f"missing from the group of 3 ({' '.join(groups[0])})" in question.text
+    fewer = group_cards(cards[1:], SIX_CARD).question
+    assert fewer is not None and fewer.kind == "groups" and fewer.choices == ()
+
+
 def test_a_card_read_at_one_corner_lies_where_its_body_does() -> None:
     """In hands of separate cards, a card read at one corner lies somewhere around that
     corner, too far from its neighbours to join their hand; alone on its stretch of face
