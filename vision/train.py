@@ -123,6 +123,7 @@ def train_detector(
 
     _polars_fallback()
     yaml = data / "cards.yaml" if data.is_dir() else data
+    project = project.resolve()  # Ultralytics puts a relative project under its own runs folder
     last = project / name / "weights" / "last.pt"
     if resume and last.exists():
         model = YOLO(str(last))

@@ -37,10 +37,12 @@ def test_one_epoch_training_and_export(tmp_path: Path, proc_faces: Path, monkeyp
         data, epochs=1, imgsz=64, batch=4, models_dir=models, project=tmp_path / "runs"
     )
     assert cls.exists() and det.exists()
-    # the shipped detector, rebuilt from its export, fine-tunes on the same set
+    # the shipped detector, rebuilt from its export, fine-tunes on the same set; a project given
+    # relative to the working folder is that folder's (Ultralytics would put it under its own)
+    monkeypatch.chdir(tmp_path)
     tuned = train_detector(
         data, epochs=1, imgsz=64, batch=4, models_dir=tmp_path / "tuned", name="det-tuned",
-        project=tmp_path / "runs", init=MODELS_DIR / "index_detector.onnx",
+        project=Path("runs"), init=MODELS_DIR / "index_detector.onnx",
     )  # fmt: skip
     assert tuned.exists() and (tmp_path / "runs" / "det-tuned" / "init.pt").exists()
     tuned_args = (tmp_path / "runs" / "det-tuned" / "args.yaml").read_text().splitlines()
