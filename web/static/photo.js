@@ -84,6 +84,12 @@ function pending() {
   return "";
 }
 
+/** The group the reader's question names as a card short (its index), or -1. */
+function shortGroup() {
+  const q = table.question;
+  return q && q.kind === "groups" && q.choices.length ? q.choices[0] : -1;
+}
+
 function drawBoxes() {
   const [w, hgt] = table.size;
   const place = (el, [x1, y1, x2, y2]) =>
@@ -99,7 +105,7 @@ function drawBoxes() {
     const around = [0, 1, 2, 3].map((k) => (k < 2 ? Math.min : Math.max)(...drawn.map((c) => c.box[k])));
     const pad = 0.25 * Math.max(around[2] - around[0], around[3] - around[1]) / drawn.length + 8;
     const scored = lastScores[i];
-    const label = `${names[i]}${scored ? ` · ${scored.score.total}` : ""}`;
+    const label = `${names[i]}${scored ? ` · ${scored.score.total}` : ""}${i === shortGroup() ? " · a card short" : ""}`;
     const box = h("span", { className: `group-box ${g.role || "open"}` }, h("span", { text: label }));
     place(box, [around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad]);
     boxes.push(box);
@@ -202,6 +208,7 @@ function drawGroups() {
       h("h2", {}, h("span", { text: names[i] }), " ", h("label", {}, "is ", role),
         score ? h("strong", { className: "group-total", text: ` ${score.total}` }) : null,
         scored && scored.crib ? h("small", { className: "crib-total", text: `${scored.crib.total} if the crib` }) : null),
+      i === shortGroup() ? h("p", { className: "short", text: "A card seems to be missing here: add it." }) : null,
       h("div", { className: "chips" }, ...g.cards.map((c) => chip(g, i, c))),
       score ? h("p", { className: "say", text: `“${score.say}”` }) : null,
       items,
