@@ -19,8 +19,8 @@ not (a card read at its lower corner lies above and left of it).
 
 Two corners read as different cards can be one card's two corners, each misread a little (a
 5H's upper index read 5D, its lower one 5H): when they are the only cards on a body of a card's
-shape and size and lie at its opposite corners, :func:`opposite_corners` pairs them, and the
-reader reads the card from both.
+shape and size and lie at its opposite corners, :func:`with_bodies` offers them to the reader,
+which reads the card from both.
 """
 
 from __future__ import annotations
@@ -149,8 +149,9 @@ def with_bodies(
         image (np.ndarray): uint8 BGR photo the cards were read on.
         cards (Sequence[DetectedCard]): Cards read, their boxes in photo pixels.
         scale (float): Photo pixels per ``image`` pixel.
-        one_card (Callable | None): Offered each pair of :func:`opposite_corners`; the card it
-            returns, read from both corners, replaces the two (None keeps them).
+        one_card (Callable | None): Offered each two cards read at one corner each that are
+            one card's opposite corners (the only cards on a card-shaped body, at its opposite
+            corners); the card it returns, read from both, replaces the two (None keeps them).
 
     Returns:
         (list[DetectedCard]): The same cards, each with its body label, and its
@@ -162,7 +163,7 @@ def with_bodies(
     labels, regions, stats, work_scale = bodies
     if one_card is not None:
         gone = set()
-        for a, b in _opposite(bodies, boxes, cards, scale):
+        for a, b in _opposite_corners(bodies, boxes, cards, scale):
             card = one_card(cards[a], cards[b])
             if card is not None:
                 cards[a] = card
@@ -182,36 +183,21 @@ def with_bodies(
     ]
 
 
-def opposite_corners(
-    image: np.ndarray, cards: Sequence[DetectedCard], scale: float = 1.0
-) -> list[tuple[int, int]]:
-    """Pairs of cards read at one corner each that are one card's two opposite corners.
-
-    The two are the only cards on their body, the body has a card's shape and size (its
-    rectangle as for :attr:`~vision.reader.DetectedCard.outline`), and the indices lie at its
-    opposite corners (:data:`PAIR_CENTRE`, :data:`PAIR_APART`).
-
-    Args:
-        image (np.ndarray): uint8 BGR photo the cards were read on.
-        cards (Sequence[DetectedCard]): Cards read, their boxes in photo pixels.
-        scale (float): Photo pixels per ``image`` pixel.
-
-    Returns:
-        (list[tuple[int, int]]): Index pairs into ``cards``, each card in one pair at most.
-    """
-    boxes = _corner_boxes(cards, scale)
-    return _opposite(_bodies(image, boxes), boxes, cards, scale)
-
-
 def _corner_boxes(cards: Sequence[DetectedCard], scale: float) -> list[list[Box]]:
     """Each card's corner boxes in ``image`` pixels."""
     return [[_unscaled(box, scale) for box in card.corners or (card.box,)] for card in cards]
 
 
-def _opposite(
+def _opposite_corners(
     bodies: Bodies, boxes: list[list[Box]], cards: Sequence[DetectedCard], scale: float
 ) -> list[tuple[int, int]]:
-    """:func:`opposite_corners` on bodies found (:func:`_bodies` of ``boxes``)."""
+    """Pairs of cards read at one corner each that are one card's two opposite corners.
+
+    The two are the only cards on their body (``bodies``, :func:`_bodies` of ``boxes``), the
+    body has a card's shape and size (its rectangle as for
+    :attr:`~vision.reader.DetectedCard.outline`), and the indices lie at its opposite corners
+    (:data:`PAIR_CENTRE`, :data:`PAIR_APART`). Each card is in one pair at most.
+    """
     labels, regions, stats, work_scale = bodies
     on_body: dict[int, list[int]] = {}
     for k, label in enumerate(labels):
@@ -262,4 +248,4 @@ def _unscaled(box: Box, scale: float) -> Box:
     return (box[0] / scale, box[1] / scale, box[2] / scale, box[3] / scale)
 
 
-__all__ = ["body_labels", "opposite_corners", "with_bodies"]
+__all__ = ["body_labels", "with_bodies"]

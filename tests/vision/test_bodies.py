@@ -8,7 +8,7 @@ from functools import partial
 import numpy as np
 import pytest
 
-from vision.bodies import body_labels, opposite_corners, with_bodies
+from vision.bodies import body_labels, with_bodies
 from vision.certainty import NOT_READ_AGAIN, CropEvidence
 from vision.reader import DetectedCard, likeliest, load_reader
 
@@ -81,7 +81,13 @@ def test_two_indices_at_a_lone_cards_opposite_corners_are_paired() -> None:
         DetectedCard(code, 0.6, b)
         for code, b in zip(["5D", "7S", "8S", "5H", "2C", "2S"], boxes, strict=True)
     ]
-    assert opposite_corners(image, cards) == [(0, 3)]
+    offered = []
+
+    def keep_both(first: DetectedCard, second: DetectedCard) -> None:
+        offered.append((first.box, second.box))
+
+    assert len(with_bodies(image, cards, one_card=keep_both)) == len(cards)
+    assert offered == [(UPPER, LOWER)]
 
 
 def read_from_corners(upper: dict[str, float], lower: dict[str, float]) -> list[DetectedCard]:
