@@ -438,7 +438,10 @@ def test_home_and_history_after_a_daily(browser: Browser, server: str, shots: Pa
     page = context.new_page()
     page.goto(f"{server}/daily")
     expect(page.locator("#cards .card").first).to_be_visible()
-    for drill in page.request.get(f"{server}/api/daily").json()["drills"]:
+    drills = page.request.get(f"{server}/api/daily").json()["drills"]
+    for n, drill in enumerate(drills):
+        # the next drill is dealt after a fetch: its clock starts when it shows, not at "n"
+        expect(page.locator("#step")).to_have_text(f"{n + 1} / {len(drills)}")
         answer_by_keyboard(page, drill, None if drill["kind"] == "discard" else right_answer(drill))
         page.keyboard.press("n")
     expect(page.locator("#summary")).to_be_visible()
