@@ -56,7 +56,7 @@ def spawn(
     workers: int,
     folder: Path,
     secret: str,
-    timeout: float = 30.0,
+    timeout: float = 60.0,
     database_url: str | None = None,
     app: str | None = None,
     threads: int = DEFAULT_THREADS,

@@ -41,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The trainer served by ``web.serve`` on 127.0.0.1, with its own SQLite file."""
     port = free_port()
     try:
-        process = spawn(port, 2, tmp_path_factory.mktemp("server"), "e2e", timeout=20)
+        process = spawn(port, 2, tmp_path_factory.mktemp("server"), "e2e")
     except RuntimeError as error:
         pytest.fail(str(error))
     yield f"http://127.0.0.1:{port}"
