@@ -51,16 +51,15 @@ def laid_cards(drill: dict[str, Any]) -> list[str]:
     return list(drill["cards"])
 
 
-def look_at_the_cards(page: Page, drill: dict[str, Any] | None = None) -> None:
+def look_at_the_cards(page: Page, drill: dict[str, Any]) -> None:
     """Take as long as a person at least takes before answering: the trainer refuses answers
-    given sooner (``web.training.FASTEST_ANSWER``). With ``drill``, the wait starts once the page
-    has laid its cards: the page's clock starts then, which may be well after its fetch began."""
-    if drill is not None:
-        page.wait_for_function(
-            "cards => [...document.querySelectorAll('#cards .card')]"
-            ".map((c) => c.dataset.card).join() === cards",
-            arg=",".join(laid_cards(drill)),
-        )
+    given sooner (``web.training.FASTEST_ANSWER``). The wait starts once the page has laid the
+    drill's cards: the page's clock starts then, which may be well after its fetch began."""
+    page.wait_for_function(
+        "cards => [...document.querySelectorAll('#cards .card')]"
+        ".map((c) => c.dataset.card).join() === cards",
+        arg=",".join(laid_cards(drill)),
+    )
     page.wait_for_timeout(FASTEST_ANSWER * 1000 + 50)
 
 
@@ -129,7 +128,7 @@ def test_daily_by_keyboard_then_register(desktop: Page, server: str, shots: Path
 def test_phone_practice_by_touch(phone: Page, server: str, shots: Path) -> None:
     """On a 390×844 phone the cards fit, the keypad answers, and nothing scrolls sideways."""
     page = phone
-    page.goto(f"{server}/practice/hand")
+    drill = goto_drill(page, f"{server}/practice/hand")
     cards = page.locator("#cards .card")
     expect(cards).to_have_count(5)
     for i in range(5):
@@ -139,7 +138,7 @@ def test_phone_practice_by_touch(phone: Page, server: str, shots: Path) -> None:
     expect(page.locator("#cards .starter-slot .card")).to_have_class(re.compile(r"\bstarter\b"))
     expect(page.locator("#cards .starter-slot .slot-label")).to_have_text("starter")
     page.screenshot(path=shots / "phone-hand.png")
-    look_at_the_cards(page)
+    look_at_the_cards(page, drill)
     for key in "99":
         page.locator(f'#pad button[data-key="{key}"]').tap()
     page.locator('#pad button[data-key="Enter"]').tap()
