@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Response, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Response,
+    ViewportSize,
+    sync_playwright,
+)
 
 from deploy.local_server import free_port, spawn
 from web.headers import CONTENT_SECURITY_POLICY
@@ -73,8 +81,8 @@ def shots() -> Path:
     return SCREENSHOTS
 
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 def strict_context(browser: Browser, **options: Any) -> tuple[BrowserContext, list[str]]:
