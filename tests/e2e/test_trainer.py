@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.drills import right_points
 from tests.e2e.conftest import DESKTOP, PHONE, scroll_width, strict_context
 from trainer import parse_cards, score_show
 from trainer.cards import Card
 from trainer.dealing import DAILY_KINDS, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import HEELS_NOTE, SHOW_KINDS, explain_shortfall, grade
-from trainer.pegging import score_peg
 from web.training import FASTEST_ANSWER
 
 
@@ -28,13 +28,6 @@ def goto_drill(page: Page, url: str) -> dict[str, Any]:
         page.goto(url)
     drill: dict[str, Any] = dealt.value.json()
     return drill
-
-
-def right_answer(drill: dict[str, Any]) -> int:
-    """The engine's count for a hand, crib or pegging drill."""
-    if drill["kind"] == "pegging":
-        return sum(i.points for i in score_peg(drill["played"], drill["card"]))
-    return score_show(drill["hand"], drill["starter"], crib=drill["crib"]).total
 
 
 def best_throw(drill: dict[str, Any]) -> list[str]:
@@ -105,7 +98,7 @@ def test_daily_by_keyboard_then_register(desktop: Page, server: str, shots: Path
             expect(page.locator("#ask-by-kind button")).to_have_text("Count by kind")
             page.screenshot(path=shots / "daily-miss.png")
         else:
-            counted = None if drill["kind"] == "discard" else right_answer(drill)
+            counted = None if drill["kind"] == "discard" else right_points(drill)
             answer_by_keyboard(page, drill, counted)
             expect(page.locator("#verdict")).to_have_class("verdict right")
         page.keyboard.press("n")
@@ -191,7 +184,7 @@ def test_phone_pegging_and_discard_by_touch(phone: Page, server: str, shots: Pat
     expect(page.locator("#bykind")).to_have_count(0)
     expect(page.locator("#muggins")).to_be_visible()
     look_at_the_cards(page, drill)
-    for key in str(right_answer(drill)):
+    for key in str(right_points(drill)):
         page.locator(f'#pad button[data-key="{key}"]').tap()
     page.locator('#pad button[data-key="Enter"]').tap()
     expect(page.locator("#verdict")).to_have_class("verdict right")
@@ -286,13 +279,13 @@ def test_sprint_starts_when_the_player_does(desktop: Page, server: str, shots: P
     drill = first.value.json()
     assert drill["mode"] == "sprint"
     expect(page.locator("#start")).to_be_hidden()
-    answer_by_keyboard(page, drill, right_answer(drill))
+    answer_by_keyboard(page, drill, right_points(drill))
     expect(page.locator("#tally")).to_have_text("1 right")
     with page.expect_response("**/api/drills/next*") as second:
         page.keyboard.press("Enter")
     drill = second.value.json()
     expect(page.locator("#feedback")).to_be_hidden()
-    answer_by_keyboard(page, drill, right_answer(drill) + 1)
+    answer_by_keyboard(page, drill, right_points(drill) + 1)
     expect(page.locator("#verdict")).to_contain_text("(−10 s)")
     minutes, seconds = page.locator("#clock").inner_text().split(":")
     assert 60 * int(minutes) + int(seconds) <= 180 - 10
@@ -454,11 +447,11 @@ def test_home_and_history_after_a_daily(browser: Browser, server: str, shots: Pa
     page.goto(f"{server}/daily")
     expect(page.locator("#cards .card").first).to_be_visible()
     for drill in page.request.get(f"{server}/api/daily").json()["drills"]:
-        answer_by_keyboard(page, drill, None if drill["kind"] == "discard" else right_answer(drill))
+        answer_by_keyboard(page, drill, None if drill["kind"] == "discard" else right_points(drill))
         page.keyboard.press("n")
     expect(page.locator("#summary")).to_be_visible()
     drill = goto_drill(page, f"{server}/practice/hand")
-    answer_by_keyboard(page, drill, right_answer(drill) + 1)
+    answer_by_keyboard(page, drill, right_points(drill) + 1)
 
     page.goto(server)
     standing = page.locator("#standing")

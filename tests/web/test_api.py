@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 import web.training
+from tests.drills import right_points
 from trainer import Kind, score_show
 from trainer.dealing import DAILY_KINDS, Category
 from trainer.discard import analyze_discards
@@ -29,13 +30,6 @@ def deal(client: FlaskClient, kind: str, **params: str) -> dict[str, Any]:
     assert response.status_code == 200, response.json
     data: dict[str, Any] = response.json  # type: ignore[assignment]
     return data
-
-
-def right_points(drill: dict[str, Any]) -> int:
-    """The engine's count for a hand, crib or pegging drill."""
-    if drill["kind"] == "pegging":
-        return sum(i.points for i in score_peg(drill["played"], drill["card"]))
-    return score_show(drill["hand"], drill["starter"], crib=drill["crib"]).total
 
 
 # --- /api/score and /api/pegging -------------------------------------------------------------
