@@ -49,7 +49,8 @@ def _area(z: np.ndarray) -> np.ndarray:
     return (z[..., 2] - z[..., 0]) * (z[..., 3] - z[..., 1])
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of box ``a`` (4,) with each row of ``b`` (N, 4); x1, y1, x2, y2."""
     x1 = np.maximum(a[0], b[:, 0])
     y1 = np.maximum(a[1], b[:, 1])
     x2 = np.minimum(a[2], b[:, 2])
@@ -107,7 +108,7 @@ def scene_crops(
         else:
             cx, cy = rng.uniform(0, W), rng.uniform(0, H)
         b = np.array([cx - s * 0.35, cy - s / 2, cx + s * 0.35, cy + s / 2])
-        if len(boxes) and _iou(b, boxes).max() > 0.05:
+        if len(boxes) and box_iou(b, boxes).max() > 0.05:
             continue
         xs.append(crop_index(image, tuple(b), scale=CROP_SCALE * rng.uniform(0.88, 1.15)))
         ys.append(NONE_CLASS)
