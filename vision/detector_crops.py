@@ -13,7 +13,7 @@ no label are left out: a half-covered index has no label (the generator hides it
 detection cannot be told from one on a covered card.
 
 Usage:
-    python -m vision.detector_crops datasets/chunk-014 datasets/chunk-014-det
+    python -m vision.detector_crops datasets/chunk-014 datasets/chunk-014-det [--workers 8]
     python -m vision.train classify --data datasets/chunk-014 datasets/chunk-014-det ...
 """
 
@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from multiprocessing import get_context
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -74,34 +77,67 @@ def match_labels(
     return matched
 
 
+class SceneCrops(NamedTuple):
+    """The crops of one scene's detections that match a label, as the reader cuts them."""
+
+    crops: np.ndarray
+    """uint8 (M, S, S, 3)."""
+    classes: np.ndarray
+    """(M,) the matched labels' class ids."""
+    wrong: np.ndarray
+    """bool (M,): the reader's classifier reads the crop as another class."""
+    sure: np.ndarray
+    """bool (M,): it reads the crop with certainty (at its certainty point)."""
+    detections: int
+    """All the scene's detections, matched or not."""
+    labels: int
+    """The scene's labelled indices."""
+
+
 def scene_crops(
     reader: CardReader, image: np.ndarray, cards: list[str], label_boxes: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The crops of one scene's detections that match a label, as the reader cuts them.
-
-    Returns:
-        (tuple): crops uint8 (M, S, S, 3), class ids (M,), whether the reader's classifier reads
-            each wrong (M,), whether it reads each with certainty (M,), and the number of
-            detections.
-    """
+) -> SceneCrops:
+    """The reader's detections on ``image`` matched to the labelled boxes, cut and read."""
     boxes, _ = reader.detect(image)
     matched = match_labels(boxes, label_boxes)
     keep = np.flatnonzero(matched >= 0)
     ys = np.array([CARDS.index(cards[k]) for k in matched[keep]], np.int64)
     if len(keep) == 0:
         none = np.zeros(0, bool)
-        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), ys, none, none, len(boxes)
+        empty = np.zeros((0, reader.crop_size, reader.crop_size, 3), np.uint8)
+        return SceneCrops(empty, ys, none, none, len(boxes), len(cards))
     kept = boxes[keep]
     crops = np.stack(
         [crop_index(image, tuple(b), reader.crop_size, reader.crop_scale) for b in kept]
     )
     probs = reader.classify(image, kept)
     sure = reader.certainty.sure(probs, reader.evidence(image, kept, probs))
-    return crops, ys, probs.argmax(1) != ys, sure, len(boxes)
+    return SceneCrops(crops, ys, probs.argmax(1) != ys, sure, len(boxes), len(cards))
+
+
+_READER: list[CardReader] = []
+"""The reader of this process (one per worker of :func:`mine`)."""
+
+
+def _init(models_dir: str, threads: int) -> None:
+    cv2.setNumThreads(1)
+    _READER[:] = [CardReader(Path(models_dir), threads=threads)]
+
+
+def _scene(args: tuple[str, str]) -> SceneCrops:
+    """:func:`scene_crops` of one line of ``meta/*.jsonl`` (``args``: the folder and the line)."""
+    data, line = args
+    row = json.loads(line)
+    image = cv2.imread(str(Path(data) / row["file"]))
+    if image is None:
+        raise FileNotFoundError(Path(data) / row["file"])
+    cards = [lab["card"] for lab in row["labels"]]
+    label_boxes = np.array([lab["box"] for lab in row["labels"]], np.float64).reshape(-1, 4)
+    return scene_crops(_READER[0], image, cards, label_boxes)
 
 
 def mine(
-    data: Path, out: Path, models_dir: Path = MODELS_DIR, hard_copies: int = 3
+    data: Path, out: Path, models_dir: Path = MODELS_DIR, hard_copies: int = 3, workers: int = 1
 ) -> dict[str, MinedCounts]:
     """Write ``out/crops/{train,val}.npz`` from the detector's boxes on ``data``'s scenes.
 
@@ -111,46 +147,60 @@ def mine(
         models_dir (Path): The reader whose detector cuts the crops and whose classifier (at its
             certainty point) says which are hard.
         hard_copies (int): Times a hard crop is written in the training split.
+        workers (int): Processes reading scenes, each with a one-thread reader (1: this process,
+            with a two-thread one); the output does not depend on it.
 
     Returns:
         (dict[str, MinedCounts]): Counts per split.
     """
-    if hard_copies < 1:
-        raise ValueError("hard_copies must be at least 1")
-    reader = CardReader(models_dir)
+    if hard_copies < 1 or workers < 1:
+        raise ValueError("hard_copies and workers must be at least 1")
     (out / "crops").mkdir(parents=True, exist_ok=True)
     counts: dict[str, MinedCounts] = {}
-    for split in ("train", "val"):
-        n = counts[split] = MinedCounts()
-        xs: list[np.ndarray] = []
-        ys: list[np.ndarray] = []
-        for line in (data / "meta" / f"{split}.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            image = cv2.imread(str(data / row["file"]))
-            if image is None:
-                raise FileNotFoundError(data / row["file"])
-            cards = [lab["card"] for lab in row["labels"]]
-            label_boxes = np.array([lab["box"] for lab in row["labels"]], np.float64).reshape(-1, 4)
-            crops, y, wrong, sure, found = scene_crops(reader, image, cards, label_boxes)
-            hard = wrong | ~sure
-            copies = np.where(hard, hard_copies if split == "train" else 1, 1)
-            xs.append(np.repeat(crops, copies, axis=0))
-            ys.append(np.repeat(y, copies))
-            n.scenes += 1
-            n.labels += len(cards)
-            n.detections += found
-            n.matched += len(y)
-            n.wrong += int(wrong.sum())
-            n.unsure += int((~wrong & ~sure).sum())
-        x = np.concatenate(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
-        y_all = np.concatenate(ys).astype(np.int16) if ys else np.zeros(0, np.int16)
-        n.crops = len(y_all)
-        np.savez(out / "crops" / f"{split}.npz", x=x, y=y_all)
+    # spawned, not forked: onnxruntime's threads do not survive a fork (a forked worker hung)
+    spawn = get_context("spawn")
+    pool = spawn.Pool(workers, _init, (str(models_dir), 1)) if workers > 1 else None
+    if pool is None:
+        _init(str(models_dir), 2)
+    try:
+        for split in ("train", "val"):
+            lines = (data / "meta" / f"{split}.jsonl").read_text().splitlines()
+            jobs = [(str(data), line) for line in lines]
+            scenes = pool.imap(_scene, jobs, chunksize=4) if pool else map(_scene, jobs)
+            counts[split] = _write(
+                scenes, out / "crops" / f"{split}.npz", hard_copies if split == "train" else 1
+            )
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     (out / "crops" / "mined.json").write_text(
         json.dumps({"data": str(data), "models": str(models_dir), "hard_copies": hard_copies,
                     **{k: asdict(v) for k, v in counts.items()}}, indent=1)
     )  # fmt: skip
     return counts
+
+
+def _write(scenes: Iterable[SceneCrops], path: Path, hard_copies: int) -> MinedCounts:
+    """Save the crops of ``scenes`` (:func:`scene_crops`'s results) to ``path``; count them."""
+    n = MinedCounts()
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    for sc in scenes:
+        copies = np.where(sc.wrong | ~sc.sure, hard_copies, 1)
+        xs.append(np.repeat(sc.crops, copies, axis=0))
+        ys.append(np.repeat(sc.classes, copies))
+        n.scenes += 1
+        n.labels += sc.labels
+        n.detections += sc.detections
+        n.matched += len(sc.classes)
+        n.wrong += int(sc.wrong.sum())
+        n.unsure += int((~sc.wrong & ~sc.sure).sum())
+    x = np.concatenate(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    y = np.concatenate(ys).astype(np.int16) if ys else np.zeros(0, np.int16)
+    n.crops = len(y)
+    np.savez(path, x=x, y=y)
+    return n
 
 
 def main() -> None:
@@ -160,10 +210,11 @@ def main() -> None:
     ap.add_argument("out", type=Path, help="where crops/{train,val}.npz go")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--hard-copies", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     a = ap.parse_args()
     if not (a.data / "meta" / "train.jsonl").is_file():
         ap.error(f"{a.data} holds no generated scenes (meta/train.jsonl)")
-    for split, n in mine(a.data, a.out, a.models, a.hard_copies).items():
+    for split, n in mine(a.data, a.out, a.models, a.hard_copies, a.workers).items():
         print(
             f"{split}: {n.scenes} scenes, {n.labels} labelled indices, {n.detections} detections, "
             f"{n.matched} matched ({n.wrong} read wrong, {n.unsure} unsure) -> {n.crops} crops"

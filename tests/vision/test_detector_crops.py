@@ -67,6 +67,18 @@ def test_mined_crops_are_the_generators_form_and_hard_ones_are_repeated(
     assert kept["hard_copies"] == 3 and kept["train"]["crops"] == thrice["train"].crops
 
 
+def test_worker_processes_write_what_one_process_does(scenes: Path, tmp_path: Path) -> None:
+    one = mine(scenes, tmp_path / "one", hard_copies=2)
+    two = mine(scenes, tmp_path / "two", hard_copies=2, workers=2)
+    assert one == two
+    for split in ("train", "val"):
+        with (
+            np.load(tmp_path / "one" / "crops" / f"{split}.npz") as a,
+            np.load(tmp_path / "two" / "crops" / f"{split}.npz") as b,
+        ):
+            assert np.array_equal(a["y"], b["y"]) and np.array_equal(a["x"], b["x"])
+
+
 def test_the_command_refuses_a_folder_without_scenes(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "-m", "vision.detector_crops", str(tmp_path), str(tmp_path / "out")],
