@@ -119,9 +119,14 @@ _READER: list[CardReader] = []
 """The reader of this process (one per worker of :func:`mine`)."""
 
 
-def _init(models_dir: str, threads: int) -> None:
-    cv2.setNumThreads(1)
+def _use_reader(models_dir: str, threads: int) -> None:
     _READER[:] = [CardReader(Path(models_dir), threads=threads)]
+
+
+def _worker(models_dir: str) -> None:
+    """A worker process's start: one thread for OpenCV and the reader, as the generator's."""
+    cv2.setNumThreads(1)
+    _use_reader(models_dir, 1)
 
 
 def _scene(args: tuple[str, str]) -> SceneCrops:
@@ -157,11 +162,11 @@ def mine(
         raise ValueError("hard_copies and workers must be at least 1")
     (out / "crops").mkdir(parents=True, exist_ok=True)
     counts: dict[str, MinedCounts] = {}
-    # spawned, not forked: onnxruntime's threads do not survive a fork (a forked worker hung)
+    # spawned, not forked: a forked pool hung in the tests once this process held a reader
     spawn = get_context("spawn")
-    pool = spawn.Pool(workers, _init, (str(models_dir), 1)) if workers > 1 else None
+    pool = spawn.Pool(workers, _worker, (str(models_dir),)) if workers > 1 else None
     if pool is None:
-        _init(str(models_dir), 2)
+        _use_reader(str(models_dir), 2)
     try:
         for split in ("train", "val"):
             lines = (data / "meta" / f"{split}.jsonl").read_text().splitlines()
