@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
-from vision.crops import CROP_SIZE, crop_index
+from vision.crops import CROP_SIZE
 from vision.reader import CardReader
 from vision.synth.generate import box_iou
 
@@ -107,9 +107,7 @@ def scene_crops(
         empty = np.zeros((0, reader.crop_size, reader.crop_size, 3), np.uint8)
         return SceneCrops(empty, ys, none, none, len(boxes), len(cards))
     kept = boxes[keep]
-    crops = np.stack(
-        [crop_index(image, tuple(b), reader.crop_size, reader.crop_scale) for b in kept]
-    )
+    crops = reader.crops(image, kept)
     probs = reader.classify(image, kept)
     sure = reader.certainty.sure(probs, reader.evidence(image, kept, probs))
     return SceneCrops(crops, ys, probs.argmax(1) != ys, sure, len(boxes), len(cards))

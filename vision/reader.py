@@ -394,7 +394,7 @@ class CardReader:
         270 degrees (the classifier was trained on indices at every angle)
         and the four probability vectors are averaged, which steadies the uncertain readings.
         """
-        return self._classify(self._crops(image, boxes))
+        return self._classify(self.crops(image, boxes))
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
         """:meth:`classify` of the crops as photographed (stretched first if the model was)."""
@@ -402,7 +402,7 @@ class CardReader:
             return np.zeros((0, len(self.classes)), np.float32)
         return self._read_crops(normalize_crops(crops) if self.normalize else crops)
 
-    def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The uint8 BGR crops (N, S, S, 3) around ``boxes``, as photographed."""
         if len(boxes) == 0:
             return np.zeros((0, self.crop_size, self.crop_size, 3), np.uint8)
@@ -452,7 +452,7 @@ class CardReader:
         read with less than ``certainty.reread_below`` is read again under the other
         normalisation (:func:`vision.certainty.second_view`), turned as :meth:`classify` does.
         """
-        return self._evidence(self._crops(image, boxes), probs)
+        return self._evidence(self.crops(image, boxes), probs)
 
     def _evidence(self, crops: np.ndarray, probs: np.ndarray) -> CropEvidence:
         """:meth:`evidence` of the crops as photographed."""
@@ -486,7 +486,7 @@ class CardReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         with self._lock:
             boxes, det_scores = self.detect(image)
-            crops = self._crops(image, boxes)
+            crops = self.crops(image, boxes)
             probs = self._classify(crops)
             on_card = self.on_cards(image, boxes, probs)  # not a corner index, or not on a card
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
