@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,7 +193,9 @@ def generate(
         "train": ([], [], []),
         "val": ([], [], []),
     }
-    with Pool(workers, initializer=_init, initargs=(str(face_root),)) as pool:
+    # spawned, not forked: a fork of a process that holds a reader's threads can hang
+    spawn = get_context("spawn")
+    with spawn.Pool(workers, initializer=_init, initargs=(str(face_root),)) as pool:
         for job, r in zip(jobs, pool.imap(_one, jobs, chunksize=4), strict=True):
             m, xs, ys = bufs[job[3]]
             m.append(r["meta"])
