@@ -166,7 +166,10 @@ def table_rules(
         rules (RuleSet | None): The rule set named; it decides when given.
         unsure (int): Further readings, unsure (mostly cards; some strays or a card's other
             corner): when ``count`` makes no whole table, the largest whole table that these
-            could complete is taken.
+            could complete is taken; when it does, but these complete a larger one that differs
+            by less than a hand (11 sure cards of a six-card table's 13, two unsure), the
+            larger (a five-card table of hands of 3 would be laid out of the sure cards alone,
+            the two left out, unasked).
 
     Returns:
         (RuleSet): The rule set named; else the one for ``players`` (five-card for two players
@@ -183,6 +186,10 @@ def table_rules(
         'four-hand'
         >>> table_rules(15).name, table_rules(15, unsure=3).name
         ('six-card', 'three-hand')
+        >>> table_rules(11, unsure=2).name, table_rules(13, unsure=4).name
+        ('six-card', 'six-card')
+        >>> table_rules(10, unsure=3).name
+        'six-card'
     """
     if players is not None and players not in _BY_PLAYERS:
         raise TableError(f"a cribbage table has 2, 3 or 4 players, not {players}")
@@ -192,6 +199,8 @@ def table_rules(
         return rules
     sizes = [size for size in sorted(_BY_TABLE_SIZE) if count < size <= count + unsure]
     by_count = _BY_TABLE_SIZE.get(count, _BY_TABLE_SIZE[sizes[-1]] if sizes else None)
+    if count in _BY_TABLE_SIZE and sizes and sizes[0] - count < _BY_TABLE_SIZE[count].hand_size:
+        by_count = _BY_TABLE_SIZE[sizes[0]]  # short of a larger table by less than a hand
     if players is not None:
         return by_count if by_count and by_count.players == players else _BY_PLAYERS[players]
     return by_count or SIX_CARD
@@ -203,13 +212,17 @@ def whole_table_instead(layout: Layout, read: int) -> RuleSet | None:
     For rules guessed from the count (:func:`table_rules`): a stray reading taken for a card
     can make 18 sure cards and four-hand rules, whose cards then lie as four hands and a
     starter with no crib, unasked; 17 cards laid out whole are likelier a whole three-hand
-    table (its crib found or asked). ``None`` for a whole table of its own rules, a layout
-    with a question, or a count that is no table's.
+    table (its crib found or asked). Five-card hands of three laid out with readings left
+    over are likelier a six-card table short of a card or two, a doubtful reading left out
+    (show-mode series 18): six-card rules then, which ask. ``None`` for a whole table of its
+    own rules, a layout with a question, or a count that is no table's.
 
     Args:
         layout (Layout): As :func:`group_cards` found it (no starter named).
         read (int): The cards read, ``layout.left_out`` among them.
     """
+    if layout.rules is FIVE_CARD and layout.left_out and layout.question is None:
+        return SIX_CARD
     roles = [g.role for g in layout.groups]
     whole = roles.count(Role.HAND) == layout.rules.players and Role.CRIB in roles
     other = _BY_TABLE_SIZE.get(read - len(layout.left_out))

@@ -11,7 +11,14 @@ from trainer.errors import TableError
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 from vision.answer import group_reading
-from vision.grouping import NO_STARTER, Layout, group_cards, mark_crib, table_rules
+from vision.grouping import (
+    NO_STARTER,
+    Layout,
+    group_cards,
+    mark_crib,
+    table_rules,
+    whole_table_instead,
+)
 from vision.reader import DetectedCard, Reading
 
 CODES = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
@@ -508,3 +515,34 @@ def test_a_whole_table_of_other_rules_than_the_count_guessed_is_taken_as_that_ta
     assert found(layout, reading.cards) == expected(roles, groups)
     named = group_reading(reading, rules=FOUR_HAND)
     assert [g.role for g in named.groups].count(Role.HAND) == 4
+
+
+def test_a_six_card_table_two_cards_read_unsure_is_not_taken_for_a_five_card_one() -> None:
+    """11 sure cards are a whole five-card table, but with 2 unsure readings they are likelier
+    a six-card table's 13: hands of four, each holding its unsure card, not five-card hands of
+    three laid out of the sure cards, the two left out, unasked (show-mode series 9)."""
+    assert table_rules(11) is FIVE_CARD and table_rules(11, unsure=2) is SIX_CARD
+    cards, groups = table([fan(100, 100, 4), fan(100, 700, 4), fan(450, 420, 4), [(400, 400)]])
+    for i in (3, 7):  # the last card of each hand
+        cards[i] = dataclasses.replace(cards[i], uncertain=True)
+    layout = group_reading(Reading(cards))
+    assert layout.rules is SIX_CARD and not layout.left_out
+    assert layout.question is not None or found(layout, cards) == expected(
+        ["hand", "hand", "crib", "starter"], groups
+    )
+    assert all(len(g.cards) == 4 for g in layout.groups if g.role is Role.HAND)
+
+
+def test_five_card_hands_of_three_with_a_reading_left_over_become_a_six_card_question() -> None:
+    """A six-card table with a card missed and one read unsure: 10 sure readings and 2 unsure
+    count as a five-card table (11), whose hands of three lay out with the unsure reading of one
+    hand left over, unasked (show-mode series 18). Six-card rules instead, which ask."""
+    cards, _ = table([fan(100, 100, 4), fan(100, 700, 3), fan(450, 420, 4), [(400, 400)]])
+    cards[3] = dataclasses.replace(cards[3], uncertain=True)
+    cards.append(card("KC", 1500, 1500, uncertain=True))  # a stray beside the table
+    assert table_rules(10, unsure=2) is FIVE_CARD
+    five = group_cards(cards, FIVE_CARD)
+    assert five.left_out and five.question is None  # the wrong layout, unasked
+    assert whole_table_instead(five, len(cards)) is SIX_CARD
+    layout = group_reading(Reading(cards))
+    assert layout.rules is SIX_CARD and layout.question is not None
