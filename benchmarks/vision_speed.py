@@ -147,12 +147,16 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=30, help="synthetic 1600-2048 px photos")
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared/data/real-cards")
     ap.add_argument("--phone", type=int, default=4, help="synthetic 4000x3000 photos to time")
+    ap.add_argument(
+        "--no-context", action="store_true", help="without the context model (vision.context)"
+    )
     a = ap.parse_args()
     cv2.setNumThreads(a.threads)
 
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(MODELS_DIR.glob("*.onnx"))}
     print(", ".join(f"{k} {v:.1f} MB" for k, v in sizes.items()), f"(threads {a.threads})")
-    reader = CardReader(threads=a.threads)
+    reader = CardReader(threads=a.threads, context=not a.no_context)
+    print(f"context model: {'off' if a.no_context else 'on'}")
     clock = clocked(reader)
 
     if a.scenes:

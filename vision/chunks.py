@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
+from vision.context import CONTEXT_JSON, CONTEXT_ONNX
 from vision.train import DET_ONNX
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
@@ -241,6 +242,24 @@ def figures_file(models: Path, held: Path, cache: Path) -> Path:
     )
 
 
+def reader_files(models: Path) -> list[Path]:
+    """The files of ``models`` that a reader loads: both models, and the context model if any."""
+    files = [models / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
+    return files + [models / n for n in (CONTEXT_ONNX, CONTEXT_JSON) if (models / n).exists()]
+
+
+def share_context(base: Path, models: Path, replace: bool = False) -> None:
+    """Give ``models`` the context model of ``base`` (:mod:`vision.context`).
+
+    The model judged is then the only difference between the two folders. A context model of
+    ``models``' own is kept unless ``replace``.
+    """
+    if not (base / CONTEXT_ONNX).exists() or ((models / CONTEXT_ONNX).exists() and not replace):
+        return
+    for name in (CONTEXT_ONNX, CONTEXT_JSON):
+        shutil.copyfile(base / name, models / name)
+
+
 def _kept_file(cache: Path, kind: str, *inputs: Path | str) -> Path:
     """``cache/KIND-HASH.json``, named by what its figures were measured from.
 
@@ -284,14 +303,7 @@ def older_scene_figures(
         no deck under ``faces`` left out.
     """
     photos = json.dumps([deck_names(faces, recipe), recipe.held_seed, recipe.older_scenes])
-    kept = _kept_file(
-        cache,
-        "older",
-        models / "card_classifier.onnx",
-        models / "card_classifier.json",
-        models / DET_ONNX,
-        photos,
-    )
+    kept = _kept_file(cache, "older", *reader_files(models), photos)
     return _kept(kept, lambda: _read_older_scenes(models, faces, recipe))
 
 
@@ -421,6 +433,7 @@ def run_chunk(
             init=init / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
         )  # fmt: skip
     shutil.copy(base / DET_ONNX, models)  # the reader needs both models
+    share_context(base, models)
     phase("train", t0)
     t0 = time.time()
     verdict, record["figures"] = judge_folder(models, base, held, faces, runs, recipe)
@@ -441,6 +454,7 @@ def judge_folder(
     Returns:
         (tuple): The verdict, and ``{"shipped": ..., "candidate": ...}`` figures.
     """
+    share_context(base, models)
     certainty = calibrate(models, base, held, runs)
     shipped = held_out_figures(base, held, runs)
     shipped["older"] = older_scene_figures(base, faces, runs, recipe)
@@ -463,6 +477,7 @@ def judge_detector_folder(
     """
     for name in ("card_classifier.onnx", "card_classifier.json"):
         shutil.copyfile(base / name, models / name)
+    share_context(base, models, replace=True)
     figures = {}
     for side, folder in (("shipped", base), ("candidate", models)):
         served = _served_figures(folder, held, runs)
@@ -476,9 +491,9 @@ def judge_detector_folder(
 def _served_figures(models: Path, held: Path, cache: Path) -> dict[str, Any]:
     """The reader with ``models`` on ``held`` at its serving certainty, by condition (kept)."""
     scenes = held / "meta" / "val.jsonl"
-    files = [models / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
     return _kept(
-        _kept_file(cache, "served", scenes, *files), lambda: _thresholds(models, held, ladder=False)
+        _kept_file(cache, "served", scenes, *reader_files(models)),
+        lambda: _thresholds(models, held, ladder=False),
     )
 
 
@@ -498,7 +513,8 @@ def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, An
     scenes = held / "meta" / "val.jsonl"
     served = _served_figures(base, held, cache)
     ladder = _kept(
-        _kept_file(cache, "ladder", scenes, models / "card_classifier.onnx", models / DET_ONNX),
+        # not the classifier's JSON: the rung found is written there
+        _kept_file(cache, "ladder", scenes, *reader_files(models)[:1], *reader_files(models)[2:]),
         lambda: _thresholds(models, held, ladder=True),
     )
     wanted = {c: served[c]["serving"]["precision"] for c in CONDITIONS}

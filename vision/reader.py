@@ -18,19 +18,21 @@ Photos given as bytes or paths are checked and decoded by :mod:`vision.upload`, 
 :class:`~vision.errors.TooManyCardsError` only when a caller sets ``max_cards``: a whole table
 is 13 to 21 cards, and spurious uncertain readings count too, so the app never does).
 
-How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole
-photo letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for
-small indices); each index is cut from the full-resolution photo and named by the classifier
-(52 cards + "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and
-the four readings are averaged. Detections of one identity that are plausibly the same physical
-card (its two corners) are merged, and each card notes the light card face its indices lie on
-(:mod:`vision.bodies`: cards that overlap share one); two corners read as different but
-likely-alike cards, the only ones on a card-shaped face and at its opposite corners, are one
-card read from both (the product of their probabilities). A card none of whose corners is read
-with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
-clipped crops; a second reading under the other normalisation is available, off) is returned
-with ``uncertain=True`` instead of being guessed. The starter is the card set apart from the
-rest (farthest from the centroid of the others by a clear margin); callers may override it.
+How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole photo
+letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for small
+indices); each index is cut from the full-resolution photo and named by the classifier (52 cards +
+"none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and the four
+readings are averaged; a reading under 0.97 is weighed with the card face around the index
+(:mod:`vision.context`: a second small classifier of a crop three times as wide, which tells clubs
+from spades where the index's own suit is a few pixels high). Detections of one identity that are
+plausibly the same physical card (its two corners) are merged, and each card notes the light card
+face its indices lie on (:mod:`vision.bodies`: cards that overlap share one); two corners read as
+different but likely-alike cards, the only ones on a card-shaped face and at its opposite corners,
+are one card read from both (the product of their probabilities). A card none of whose corners is
+read with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
+clipped crops; a second reading under the other normalisation is available, off) is returned with
+``uncertain=True`` instead of being guessed. The starter is the card set apart from the rest
+(farthest from the centroid of the others by a clear margin); callers may override it.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from vision.certainty import (
     crop_quality,
     second_view,
 )
+from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.upload import decode_upload
@@ -252,7 +255,7 @@ class CardReader:
 
     Args:
         models_dir (Path): Folder with ``index_detector.onnx``, ``card_classifier.onnx`` and
-            ``card_classifier.json``.
+            ``card_classifier.json`` (and ``card_context.onnx``, optional: ``context``).
         threads (int): onnxruntime intra-op threads.
         det_conf (float): Minimum detector score for a corner index.
         certainty (Certainty): When a reading is stated as certain (:mod:`vision.certainty`);
@@ -271,6 +274,8 @@ class CardReader:
             on card paper and is dropped; 0 (off) by default, because on the same scenes every
             threshold up to 0.3 dropped nothing and 0.4 cost 0.8 points of recall for no more
             scenes read exactly.
+        context (bool): Weigh each reading with the card face around its index when the folder
+            holds a context model (``card_context.onnx``, :mod:`vision.context`).
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
@@ -286,6 +291,7 @@ class CardReader:
         tiles: str = "auto",
         none_above: float = 0.05,
         paper_below: float = 0.0,
+        context: bool = True,
     ) -> None:
         import onnxruntime as ort
 
@@ -319,6 +325,7 @@ class CardReader:
         self.tiles = tiles
         self.none_above = none_above
         self.paper_below = paper_below
+        self.context = load_context(models_dir, so) if context else None
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ detector
@@ -492,6 +499,8 @@ class CardReader:
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
             evidence = self._evidence(crops[on_card], probs)
             sure = self.certainty.sure(probs, evidence)
+            if self.context is not None:
+                probs, sure = self.context.weigh(image, boxes, probs, sure)
         cand = []
         # by a detection's box: its likeliest readings, and whether it is read with certainty
         choices: dict[Box, tuple[str, ...]] = {}

@@ -332,6 +332,7 @@ def train_classifier(
     init: Path | None = None,
     normalize: bool = False,
     hard_light: float = 0.0,
+    crop_scale: float = CROP_SCALE,
 ) -> Path:
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
@@ -356,6 +357,8 @@ def train_classifier(
             exported JSON).
         hard_light (float): Share of training crops blurred or overexposed on top of the
             generator's own effects (:func:`_hard_light`), before the other augmentation.
+        crop_scale (float): The scale the crops were cut at (recorded in the model's JSON,
+            which the reader cuts by).
 
     Returns:
         (Path): The exported ONNX file.
@@ -451,7 +454,7 @@ def train_classifier(
             print("schedule finished (steps or time budget)", flush=True)
             break
     model.load_state_dict(torch.load(run / "best.pt", map_location=device))
-    info = {"val_acc": best, "width": width, "normalize": normalize}
+    info = {"val_acc": best, "width": width, "normalize": normalize, "crop_scale": crop_scale}
     return export_classifier(model.cpu(), models_dir, info)
 
 
@@ -540,6 +543,13 @@ def main() -> None:
         default=0.0,
         help="share of crops blurred or overexposed on top of the generator's effects",
     )
+    ap.add_argument(
+        "--cls-crop-scale",
+        type=float,
+        default=CROP_SCALE,
+        help="the scale the crops were cut at, recorded in the model's JSON (the context "
+        "model's crops: 3.0, vision.context_crops)",
+    )
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--project", type=Path, default=RUNS)
@@ -558,6 +568,7 @@ def main() -> None:
             init=a.cls_init,
             normalize=a.cls_normalize,
             hard_light=a.cls_hard_light,
+            crop_scale=a.cls_crop_scale,
             models_dir=a.models,
             project=a.project,
         )

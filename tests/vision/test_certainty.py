@@ -84,6 +84,7 @@ def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.Monkey
     """Two corners of one card read alike: the card is certain when either reading is, even
     when the surer detection (the card's box) is the unsure reading."""
     reader = load_reader()
+    monkeypatch.setattr(reader, "context", None)  # the index's own certainty (test_context.py)
     image = np.full((300, 300, 3), 235, np.uint8)
     boxes = np.array([[40.0, 40.0, 60.0, 70.0], [200.0, 200.0, 220.0, 230.0]], np.float32)
     probs = np.zeros((2, len(reader.classes)), np.float32)
@@ -103,6 +104,7 @@ def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
     """A crop read unsure is read again; when the second reading names another card, the card
     is uncertain, whatever its probability."""
     reader = load_reader()
+    monkeypatch.setattr(reader, "context", None)  # the index's own certainty (test_context.py)
     image = np.full((200, 200, 3), 235, np.uint8)
     image[60:124, 60:124] = _index_crop()
     box = np.array([[70.0, 66.0, 114.0, 118.0]], np.float32)
