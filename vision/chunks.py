@@ -513,8 +513,12 @@ def calibrate(models: Path, base: Path, held: Path, cache: Path) -> dict[str, An
     scenes = held / "meta" / "val.jsonl"
     served = _served_figures(base, held, cache)
     ladder = _kept(
-        # not the classifier's JSON: the rung found is written there
-        _kept_file(cache, "ladder", scenes, *reader_files(models)[:1], *reader_files(models)[2:]),
+        _kept_file(  # not the classifier's JSON: the rung found is written there
+            cache,
+            "ladder",
+            scenes,
+            *(f for f in reader_files(models) if f.name != "card_classifier.json"),
+        ),
         lambda: _thresholds(models, held, ladder=True),
     )
     wanted = {c: served[c]["serving"]["precision"] for c in CONDITIONS}

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import crop_index, normalize_crops
+from vision.crops import crop_index, crop_probabilities, normalize_crops
 
 CONTEXT_SCALE = 3.0
 """Side of the context crop as a multiple of the longer side of the index box."""
@@ -76,11 +76,7 @@ class ContextModel:
         )
         if self.normalize:
             crops = normalize_crops(crops)
-        x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        logits = self._session.run(None, {self._input: x})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        probs: np.ndarray = e / e.sum(1, keepdims=True)
-        return probs
+        return crop_probabilities(self._session, self._input, crops)
 
     def weigh(
         self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray, sure: np.ndarray

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -87,3 +89,12 @@ def normalize_crops(crops: np.ndarray) -> np.ndarray:
     gain = 255.0 / np.maximum(hi - lo, STRETCH_MIN_RANGE)
     out: np.ndarray = np.clip(255.5 - (hi - x) * gain, 0, 255).astype(np.uint8)
     return out
+
+
+def crop_probabilities(session: Any, input_name: str, crops: np.ndarray) -> np.ndarray:
+    """Softmax of a crop classifier (an onnxruntime session) over uint8 BGR crops (N, S, S, 3)."""
+    x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+    logits = session.run(None, {input_name: x})[0]
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    probs: np.ndarray = e / e.sum(1, keepdims=True)
+    return probs

@@ -58,7 +58,7 @@ from vision.certainty import (
     second_view,
 )
 from vision.context import load_context
-from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, normalize_crops
+from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.upload import decode_upload
 
@@ -429,11 +429,7 @@ class CardReader:
 
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Softmax of the classifier over uint8 BGR crops (N, S, S, 3)."""
-        x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        logits = self.cls.run(None, {self._cls_input: x})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        probs: np.ndarray = e / e.sum(1, keepdims=True)
-        return probs
+        return crop_probabilities(self.cls, self._cls_input, crops)
 
     def on_cards(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """Which detections are corner indices on a card (the rest are not reported at all).
