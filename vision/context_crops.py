@@ -25,7 +25,8 @@ import numpy as np
 
 from vision import CARDS
 from vision.context import CONTEXT_SCALE
-from vision.crops import CROP_SIZE, crop_index
+from vision.crops import CROP_SIZE
+from vision.synth.generate import jittered_crop
 
 COPIES = {"train": 2, "val": 1}
 """Crops cut per labelled index in each split."""
@@ -34,16 +35,14 @@ COPIES = {"train": 2, "val": 1}
 def scene_context_crops(
     image: np.ndarray, labels: list[dict[str, Any]], rng: np.random.Generator, copies: int
 ) -> tuple[list[np.ndarray], list[int]]:
-    """``copies`` jittered context crops of each labelled index (``{"card", "box"}``)."""
+    """``copies`` jittered context crops of each labelled index (``{"card", "box"}``).
+
+    The jitter is the generator's (:func:`vision.synth.generate.jittered_crop`).
+    """
     xs, ys = [], []
     for label in labels:
         for _ in range(copies):
-            box = np.array(label["box"], np.float64)
-            w, h = box[2] - box[0], box[3] - box[1]
-            box += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
-            scale = CONTEXT_SCALE * rng.uniform(0.88, 1.15)
-            shift = tuple(rng.normal(0, 0.04, 2))
-            xs.append(crop_index(image, tuple(box), CROP_SIZE, scale, shift))
+            xs.append(jittered_crop(image, label["box"], rng, CONTEXT_SCALE))
             ys.append(CARDS.index(label["card"]))
     return xs, ys
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Sequence
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,28 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / (_area(a) + _area(b) - inter + 1e-9)
 
 
+def jittered_crop(
+    image: np.ndarray,
+    box: Sequence[float],
+    rng: np.random.Generator,
+    scale: float = CROP_SCALE,
+) -> np.ndarray:
+    """A crop around a labelled index ``box`` as a detector might box it.
+
+    The box's sides move by 6 % (s.d.), the crop's scale by x0.88-1.15 and its centre by 4 % of
+    its side (s.d.).
+    """
+    b = np.array(box, np.float64)
+    w, h = b[2] - b[0], b[3] - b[1]
+    b += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
+    return crop_index(
+        image,
+        tuple(b),
+        scale=scale * rng.uniform(0.88, 1.15),
+        shift=tuple(rng.normal(0, 0.04, 2)),
+    )
+
+
 def scene_crops(
     rng: np.random.Generator,
     image: np.ndarray,
@@ -76,17 +99,7 @@ def scene_crops(
     xs, ys = [], []
     for lab in labels:
         for _ in range(n_pos):
-            b = np.array(lab.box, np.float64)
-            w, h = b[2] - b[0], b[3] - b[1]
-            b += rng.normal(0, 0.06, 4) * [w, h, w, h]  # detector box noise
-            xs.append(
-                crop_index(
-                    image,
-                    tuple(b),
-                    scale=CROP_SCALE * rng.uniform(0.88, 1.15),
-                    shift=tuple(rng.normal(0, 0.04, 2)),
-                )
-            )
+            xs.append(jittered_crop(image, lab.box, rng))
             ys.append(CARDS.index(lab.card))
     every = [lab.box for lab in labels + hidden]
     sizes = [max(b[2] - b[0], b[3] - b[1]) for b in every] or [image.shape[0] * 0.05]
