@@ -186,7 +186,8 @@ def generate(
         n (int): Number of scenes (the last ``val_frac`` of them form the validation split).
         seed (int): Dataset seed.
         val_frac (float): Validation fraction.
-        workers (int | None): Processes (default: all cores).
+        workers (int | None): Processes (default: all cores), spawned: a script that calls
+            this needs the ``if __name__ == "__main__":`` guard.
         face_root (Path): Rendered faces (``python -m vision.synth.faces``).
     """
     out = out.resolve()
