@@ -32,7 +32,8 @@ are one card read from both (the product of their probabilities). A card none of
 read with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
 clipped crops; a second reading under the other normalisation is available, off) is returned with
 ``uncertain=True`` instead of being guessed. The starter is the card set apart from the rest
-(farthest from the centroid of the others by a clear margin); callers may override it.
+(farthest from the centroid of the others by a clear margin, each card placed at the middle of
+its corners read, :attr:`DetectedCard.position`); callers may override it.
 """
 
 from __future__ import annotations
@@ -523,7 +524,7 @@ class CardReader:
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
         out = with_bodies(image, out, scale, one_card=read_as_one)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
-        st = starter_index([c.center for c in out])
+        st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
         return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
 
