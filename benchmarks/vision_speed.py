@@ -150,13 +150,18 @@ def main() -> None:
     ap.add_argument(
         "--no-context", action="store_true", help="without the context model (vision.context)"
     )
+    ap.add_argument(
+        "--float-detector", action="store_true",
+        help="the detector in float32, not its int8 copy (vision.quantize)",
+    )  # fmt: skip
     a = ap.parse_args()
     cv2.setNumThreads(a.threads)
 
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(MODELS_DIR.glob("*.onnx"))}
     print(", ".join(f"{k} {v:.1f} MB" for k, v in sizes.items()), f"(threads {a.threads})")
-    reader = CardReader(threads=a.threads, context=not a.no_context)
+    reader = CardReader(threads=a.threads, context=not a.no_context, int8=not a.float_detector)
     print(f"context model: {'off' if a.no_context else 'on'}")
+    print(f"detector: {reader.detector_file.name}")
     clock = clocked(reader)
 
     if a.scenes:

@@ -18,7 +18,8 @@ Photos given as bytes or paths are checked and decoded by :mod:`vision.upload`, 
 :class:`~vision.errors.TooManyCardsError` only when a caller sets ``max_cards``: a whole table
 is 13 to 21 cards, and spurious uncertain readings count too, so the app never does).
 
-How it reads: the detector finds printed corner indices (rank + suit, one class) on the whole photo
+How it reads: the detector (its int8 copy when the folder holds a current one:
+:mod:`vision.quantize`) finds printed corner indices (rank + suit, one class) on the whole photo
 letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for small
 indices); each index is cut from the full-resolution photo and named by the classifier (52 cards +
 "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and the four
@@ -61,6 +62,7 @@ from vision.certainty import (
 from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.errors import NoCardsError, TooManyCardsError
+from vision.quantize import load_detector
 from vision.upload import decode_upload
 
 
@@ -174,6 +176,27 @@ def likeliest(probs: np.ndarray, classes: list[str]) -> tuple[str, ...]:
     return tuple(classes[k] for k in (best, *likely))
 
 
+def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """The detector's input: ``img`` scaled to fit ``size`` x ``size`` on grey, RGB, in [0, 1].
+
+    Args:
+        img (np.ndarray): uint8 BGR image.
+        size (int): The detector's input side.
+
+    Returns:
+        (tuple[np.ndarray, float, tuple[int, int]]): The (1, 3, size, size) float32 tensor, the
+            scale applied and the padding (x, y) in pixels.
+    """
+    h, w = img.shape[:2]
+    s = size / max(h, w)
+    nw, nh = max(1, round(w * s)), max(1, round(h * s))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    px, py = (size - nw) // 2, (size - nh) // 2
+    canvas[py : py + nh, px : px + nw] = cv2.resize(img, (nw, nh), interpolation=interp)
+    return canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, s, (px, py)
+
+
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     if len(boxes) == 0:
         return []
@@ -256,7 +279,8 @@ class CardReader:
 
     Args:
         models_dir (Path): Folder with ``index_detector.onnx``, ``card_classifier.onnx`` and
-            ``card_classifier.json`` (and ``card_context.onnx``, optional: ``context``).
+            ``card_classifier.json`` (and, optional, ``card_context.onnx``: ``context``, and
+            ``index_detector.int8.onnx``: ``int8``).
         threads (int): onnxruntime intra-op threads.
         det_conf (float): Minimum detector score for a corner index.
         certainty (Certainty): When a reading is stated as certain (:mod:`vision.certainty`);
@@ -277,9 +301,14 @@ class CardReader:
             scenes read exactly.
         context (bool): Weigh each reading with the card face around its index when the folder
             holds a context model (``card_context.onnx``, :mod:`vision.context`).
+        int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
+            :mod:`vision.quantize`) when the folder holds one made from its float model.
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
+
+    Attributes:
+        detector_file (Path): The detector's file read (the float model or its int8 copy).
     """
 
     def __init__(
@@ -293,6 +322,7 @@ class CardReader:
         none_above: float = 0.05,
         paper_below: float = 0.0,
         context: bool = True,
+        int8: bool = True,
     ) -> None:
         import onnxruntime as ort
 
@@ -302,10 +332,9 @@ class CardReader:
         # idle intra-op threads sleep: spinning, they burned a second core for nothing (a read
         # on 2 threads cost 467 ms of CPU spinning, 258 ms not, on 1 thread 238 ms)
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        prov = ["CPUExecutionProvider"]
-        self.det = ort.InferenceSession(str(models_dir / "index_detector.onnx"), so, providers=prov)
+        self.det, self.detector_file = load_detector(models_dir, so, int8)
         self.cls = ort.InferenceSession(
-            str(models_dir / "card_classifier.onnx"), so, providers=prov
+            str(models_dir / "card_classifier.onnx"), so, providers=["CPUExecutionProvider"]
         )
         meta = json.loads((models_dir / "card_classifier.json").read_text())
         self.classes: list[str] = meta["classes"]
@@ -333,13 +362,7 @@ class CardReader:
     def _detect(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Letterbox ``img`` to the model size; return boxes (N, 4) in ``img`` pixels and scores."""
         h, w = img.shape[:2]
-        s = self.imgsz / max(h, w)
-        nw, nh = max(1, round(w * s)), max(1, round(h * s))
-        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
-        px, py = (self.imgsz - nw) // 2, (self.imgsz - nh) // 2
-        canvas[py : py + nh, px : px + nw] = cv2.resize(img, (nw, nh), interpolation=interp)
-        x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        x, s, (px, py) = letterbox(img, self.imgsz)
         out = self.det.run(None, {self._det_input: x})[0][0]  # (5, N)
         scores = out[4]
         k = scores >= self.det_conf
