@@ -46,6 +46,7 @@ from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX
+from vision.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, INT8_ONNX, quantize_detector
 from vision.train import DET_ONNX
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
@@ -243,9 +244,36 @@ def figures_file(models: Path, held: Path, cache: Path) -> Path:
 
 
 def reader_files(models: Path) -> list[Path]:
-    """The files of ``models`` that a reader loads: both models, and the context model if any."""
+    """The files of ``models`` that a reader loads.
+
+    Both models, and where the folder holds them the context model and the detector's int8 copy.
+    """
     files = [models / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
-    return files + [models / n for n in (CONTEXT_ONNX, CONTEXT_JSON) if (models / n).exists()]
+    optional = (CONTEXT_ONNX, CONTEXT_JSON, INT8_ONNX)
+    return files + [models / n for n in optional if (models / n).exists()]
+
+
+def share_detector(base: Path, models: Path) -> None:
+    """Give ``models`` the detector of ``base``, with its int8 copy (:mod:`vision.quantize`)."""
+    for name in (DET_ONNX, INT8_ONNX):
+        if (base / name).exists():
+            shutil.copyfile(base / name, models / name)
+
+
+def quantize_like(base: Path, models: Path, faces: Path, recipe: Recipe = RECIPE) -> None:
+    """Quantize the detector of ``models`` as the shipped one was, if ``base`` serves an int8 copy.
+
+    Each side is then judged with the detector it would serve. The calibration scenes are those
+    of the model card's command (seed :data:`vision.quantize.CALIBRATION_SEED`), generated into
+    ``DATASETS`` once.
+    """
+    if not (base / INT8_ONNX).exists():
+        return
+    scenes = _generated(
+        DATASETS / f"calib{CALIBRATION_SEED}", CALIBRATION_SCENES, CALIBRATION_SEED, 1.0,
+        recipe, faces, deck_names(faces, recipe),
+    )  # fmt: skip
+    quantize_detector(models, scenes)
 
 
 def share_context(base: Path, models: Path, replace: bool = False) -> None:
@@ -432,7 +460,7 @@ def run_chunk(
             minutes=recipe.minutes, seed=seed, models_dir=models, project=out,
             init=init / "card_classifier.onnx", normalize=True, hard_light=recipe.hard_light,
         )  # fmt: skip
-    shutil.copy(base / DET_ONNX, models)  # the reader needs both models
+    share_detector(base, models)  # the reader needs both models
     share_context(base, models)
     phase("train", t0)
     t0 = time.time()
@@ -470,7 +498,8 @@ def judge_detector_folder(
     """Judge the detector in ``models`` against ``base``'s, each read with ``base``'s classifier.
 
     ``base``'s classifier files are copied into ``models`` first, so that the detector is the
-    only difference. Figures are kept in ``runs`` as a chunk's are.
+    only difference, and the candidate is quantized as ``base``'s was (:func:`quantize_like`).
+    Figures are kept in ``runs`` as a chunk's are.
 
     Returns:
         (tuple): The verdict, and ``{"shipped": ..., "candidate": ...}`` figures.
@@ -478,6 +507,7 @@ def judge_detector_folder(
     for name in ("card_classifier.onnx", "card_classifier.json"):
         shutil.copyfile(base / name, models / name)
     share_context(base, models, replace=True)
+    quantize_like(base, models, faces, recipe)
     figures = {}
     for side, folder in (("shipped", base), ("candidate", models)):
         served = _served_figures(folder, held, runs)

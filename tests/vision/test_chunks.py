@@ -12,6 +12,7 @@ from vision import MODELS_DIR
 from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty
 from vision.chunks import (
     CONDITIONS,
+    DATASETS,
     RECIPE,
     Recipe,
     calibrate,
@@ -21,6 +22,7 @@ from vision.chunks import (
     judge_detector,
     judge_detector_folder,
     main,
+    quantize_like,
     run_chunk,
     starting_classifier,
 )
@@ -122,6 +124,31 @@ def test_a_detector_is_judged_with_the_base_classifier(tmp_path: Path, monkeypat
     assert read["base"][2] == "base index_detector.onnx"
     assert verdict.ship
     assert figures["candidate"]["served"]["clean"]["recall"] == 0.60
+
+
+def test_a_detector_is_quantized_as_the_base_detector_was_before_it_is_judged(
+    tmp_path: Path, monkeypatch
+) -> None:
+    base, models = tmp_path / "base", tmp_path / "candidate"
+    base.mkdir()
+    models.mkdir()
+    (models / "index_detector.onnx").write_text("candidate detector")
+    calls = []
+    monkeypatch.setattr("vision.chunks.deck_names", lambda faces, recipe: ["anglo"])
+
+    def generated(out: Path, n: int, seed: int, *rest: object) -> Path:
+        calls.append((out.name, n, seed))
+        return out
+
+    monkeypatch.setattr("vision.chunks._generated", generated)
+    monkeypatch.setattr(
+        "vision.chunks.quantize_detector", lambda folder, scenes: calls.append((folder, scenes))
+    )
+    quantize_like(base, models, tmp_path)
+    assert calls == []  # a base without an int8 copy serves its float detector: so does this
+    (base / "index_detector.int8.onnx").write_text("base int8 copy")
+    quantize_like(base, models, tmp_path)
+    assert calls == [("calib90", 64, 90), (models, DATASETS / "calib90")]
 
 
 def finished_chunk(runs: Path, chunk: int, candidate_clean: float) -> Path:
@@ -323,7 +350,9 @@ def test_a_tiny_chunk_trains_checks_and_records_its_verdict(tmp_path: Path, proc
     assert list(older) == ["procedural"]  # proc_faces holds no printed deck
     assert 0 <= older["procedural"]["precision"] <= 1 and 0 <= older["procedural"]["recall"] <= 1
     candidate = tmp_path / "runs" / "003" / "models"
-    assert {p.name for p in candidate.iterdir()} >= {"card_classifier.onnx", "index_detector.onnx"}
+    assert {p.name for p in candidate.iterdir()} >= {
+        "card_classifier.onnx", "index_detector.onnx", "index_detector.int8.onnx"
+    }  # fmt: skip
     assert (tmp_path / "datasets" / "held41" / "meta" / "val.jsonl").exists()
     rung = record["figures"]["candidate"]["certainty"]["rung"]
     meta = json.loads((candidate / "card_classifier.json").read_text())
