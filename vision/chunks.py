@@ -46,8 +46,13 @@ from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX
-from vision.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, INT8_ONNX, quantize_detector
-from vision.train import DET_ONNX
+from vision.quantize import (
+    CALIBRATION_SCENES,
+    CALIBRATION_SEED,
+    DET_ONNX,
+    INT8_ONNX,
+    quantize_detector,
+)
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
 """Where each chunk's folder and the kept figures go."""

@@ -20,13 +20,12 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision import CARDS
 from vision.context import CONTEXT_SCALE
 from vision.crops import CROP_SIZE
-from vision.synth.generate import jittered_crop
+from vision.synth.generate import jittered_crop, scene_image
 
 COPIES = {"train": 2, "val": 1}
 """Crops cut per labelled index in each split."""
@@ -50,9 +49,7 @@ def scene_context_crops(
 def _scene(job: tuple[str, str, int, int]) -> tuple[list[np.ndarray], list[int]]:
     folder, line, seed, copies = job
     scene = json.loads(line)
-    image = cv2.imread(str(Path(folder) / scene["file"]))
-    if image is None:
-        raise FileNotFoundError(f"{folder}/{scene['file']} is not a readable image")
+    image = scene_image(Path(folder), scene)
     return scene_context_crops(image, scene["labels"], np.random.default_rng(seed), copies)
 
 

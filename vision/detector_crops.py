@@ -33,7 +33,7 @@ import numpy as np
 from vision import CARDS, MODELS_DIR
 from vision.crops import CROP_SIZE
 from vision.reader import CardReader
-from vision.synth.generate import box_iou
+from vision.synth.generate import box_iou, scene_image
 
 MATCH_IOU = 0.5
 """Least overlap of a detection with a labelled index box for the crop to take its card."""
@@ -131,9 +131,7 @@ def _scene(args: tuple[str, str]) -> SceneCrops:
     """:func:`scene_crops` of one line of ``meta/*.jsonl`` (``args``: the folder and the line)."""
     data, line = args
     row = json.loads(line)
-    image = cv2.imread(str(Path(data) / row["file"]))
-    if image is None:
-        raise FileNotFoundError(Path(data) / row["file"])
+    image = scene_image(Path(data), row)
     cards = [lab["card"] for lab in row["labels"]]
     label_boxes = np.array([lab["box"] for lab in row["labels"]], np.float64).reshape(-1, 4)
     return scene_crops(_READER[0], image, cards, label_boxes)

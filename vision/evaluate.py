@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import cv2
 
 from vision import MODELS_DIR
+from vision.synth.generate import scene_image
 
 if TYPE_CHECKING:
     from vision.reader import Reading
@@ -190,9 +191,7 @@ def evaluate_synthetic(
     with open(data_dir / "meta" / f"{split}.jsonl") as f:
         rows = [json.loads(line) for line in f][:limit]
     for row in rows:
-        img = cv2.imread(str(data_dir / row["file"]))
-        if img is None:
-            raise FileNotFoundError(f"cannot read scene image {data_dir / row['file']}")
+        img = scene_image(data_dir, row)
         t0 = time.perf_counter()
         reading = reader.read(img)
         s.record(reading, list(row["cards"]), time.perf_counter() - t0)

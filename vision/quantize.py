@@ -28,10 +28,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
-FLOAT_ONNX = "index_detector.onnx"
+DET_ONNX = "index_detector.onnx"
+"""The detector (float32): what training exports and fine-tunes from."""
 INT8_ONNX = "index_detector.int8.onnx"
 SOURCE_KEY = "quantized_from_sha256"
 """Metadata key of the int8 copy: the SHA-256 of the float model it was made from."""
@@ -50,7 +50,7 @@ def load_detector(models_dir: Path, session_options: Any, int8: bool = True) -> 
     """The onnxruntime session of a folder's detector: its int8 copy when current, else float.
 
     Args:
-        models_dir (Path): Folder with :data:`FLOAT_ONNX` (and maybe :data:`INT8_ONNX`).
+        models_dir (Path): Folder with :data:`DET_ONNX` (and maybe :data:`INT8_ONNX`).
         session_options: onnxruntime session options (threads) shared with the reader.
         int8 (bool): Serve the int8 copy when the folder holds one made from its float model.
 
@@ -60,28 +60,21 @@ def load_detector(models_dir: Path, session_options: Any, int8: bool = True) -> 
     import onnxruntime as ort
 
     providers = ["CPUExecutionProvider"]
-    copy = models_dir / INT8_ONNX
+    source, copy = models_dir / DET_ONNX, models_dir / INT8_ONNX
     if int8 and copy.exists():
         session = ort.InferenceSession(str(copy), session_options, providers=providers)
-        made_from = session.get_modelmeta().custom_metadata_map.get(SOURCE_KEY)
-        if made_from == file_sha256(models_dir / FLOAT_ONNX):
+        if session.get_modelmeta().custom_metadata_map.get(SOURCE_KEY) == file_sha256(source):
             return session, copy
-    source = models_dir / FLOAT_ONNX
     return ort.InferenceSession(str(source), session_options, providers=providers), source
 
 
 def calibration_inputs(data: Path, size: int, limit: int = CALIBRATION_SCENES) -> list[np.ndarray]:
     """The detector's inputs for the first ``limit`` validation scenes of a generated set."""
     from vision.reader import letterbox
+    from vision.synth.generate import scene_image
 
     scenes = (data / "meta" / "val.jsonl").read_text().splitlines()[:limit]
-    inputs = []
-    for line in scenes:
-        image = cv2.imread(str(data / json.loads(line)["file"]))
-        if image is None:
-            raise FileNotFoundError(f"{data}/{json.loads(line)['file']} is not a readable image")
-        inputs.append(letterbox(image, size)[0])
-    return inputs
+    return [letterbox(scene_image(data, json.loads(line)), size)[0] for line in scenes]
 
 
 def kept_in_float(model: Any) -> list[str]:
@@ -106,7 +99,7 @@ def quantize_detector(models_dir: Path, data: Path, limit: int = CALIBRATION_SCE
     """Write ``models_dir / INT8_ONNX`` from its float detector, calibrated on ``data``.
 
     Args:
-        models_dir (Path): Folder holding :data:`FLOAT_ONNX`.
+        models_dir (Path): Folder holding :data:`DET_ONNX`.
         data (Path): A set written by :mod:`vision.synth.generate` (its validation scenes).
         limit (int): Calibration scenes.
 
@@ -123,7 +116,7 @@ def quantize_detector(models_dir: Path, data: Path, limit: int = CALIBRATION_SCE
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    source = models_dir / FLOAT_ONNX
+    source = models_dir / DET_ONNX
     model = onnx.load(str(source))
     name = model.graph.input[0].name
     size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or 640
@@ -158,12 +151,12 @@ def quantize_detector(models_dir: Path, data: Path, limit: int = CALIBRATION_SCE
 def main() -> None:
     """CLI entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("models", type=Path, help=f"folder holding {FLOAT_ONNX}")
+    ap.add_argument("models", type=Path, help=f"folder holding {DET_ONNX}")
     ap.add_argument("--data", type=Path, required=True, help="calibration scenes (generated)")
     ap.add_argument("--limit", type=int, default=CALIBRATION_SCENES)
     a = ap.parse_args()
-    if not (a.models / FLOAT_ONNX).is_file():
-        ap.error(f"{a.models} holds no {FLOAT_ONNX}")
+    if not (a.models / DET_ONNX).is_file():
+        ap.error(f"{a.models} holds no {DET_ONNX}")
     if not (a.data / "meta" / "val.jsonl").is_file():
         ap.error(f"{a.data} holds no generated validation scenes (meta/val.jsonl)")
     out = quantize_detector(a.models, a.data, a.limit)

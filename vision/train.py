@@ -32,12 +32,12 @@ import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
 from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
+from vision.quantize import DET_ONNX
 
 if TYPE_CHECKING:
     import torch
 
 RUNS = REPO_ROOT / "runs"
-DET_ONNX = "index_detector.onnx"
 CLS_ONNX = "card_classifier.onnx"
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from vision import MODELS_DIR
 from vision.quantize import (
-    FLOAT_ONNX,
+    DET_ONNX,
     INT8_ONNX,
     SOURCE_KEY,
     file_sha256,
@@ -40,21 +40,21 @@ def matched_share(a: np.ndarray, b: np.ndarray, iou: float = 0.7) -> float:
 
 def test_the_shipped_int8_copy_was_made_from_the_shipped_detector() -> None:
     # a new index_detector.onnx needs `python -m vision.quantize models` (model card, "Speed")
-    assert made_from(MODELS_DIR / INT8_ONNX) == file_sha256(MODELS_DIR / FLOAT_ONNX)
+    assert made_from(MODELS_DIR / INT8_ONNX) == file_sha256(MODELS_DIR / DET_ONNX)
 
 
 def test_the_reader_detects_with_the_int8_copy_unless_told_not_to() -> None:
     assert CardReader(threads=1).detector_file == MODELS_DIR / INT8_ONNX
-    assert CardReader(threads=1, int8=False).detector_file == MODELS_DIR / FLOAT_ONNX
+    assert CardReader(threads=1, int8=False).detector_file == MODELS_DIR / DET_ONNX
 
 
 def test_a_copy_of_another_detector_is_not_served(tmp_path: Path) -> None:
     onnx = pytest.importorskip("onnx", reason="editing a model's metadata needs onnx (train extra)")
-    model = onnx.load(str(MODELS_DIR / FLOAT_ONNX))
+    model = onnx.load(str(MODELS_DIR / DET_ONNX))
     onnx.helper.set_model_props(model, {"note": "a retrained detector, not yet quantized"})
-    onnx.save(model, str(tmp_path / FLOAT_ONNX))
+    onnx.save(model, str(tmp_path / DET_ONNX))
     shutil.copyfile(MODELS_DIR / INT8_ONNX, tmp_path / INT8_ONNX)
-    assert load_detector(tmp_path, ort.SessionOptions())[1] == tmp_path / FLOAT_ONNX
+    assert load_detector(tmp_path, ort.SessionOptions())[1] == tmp_path / DET_ONNX
 
 
 def test_the_int8_copy_reads_the_sample_hand_as_the_float_detector_does() -> None:
@@ -87,7 +87,7 @@ def test_quantize_detector_writes_a_current_copy_that_finds_the_float_models_box
         if f.name != INT8_ONNX:
             shutil.copyfile(f, models / f.name)
     copy = quantize_detector(models, data, limit=3)
-    assert copy == models / INT8_ONNX and made_from(copy) == file_sha256(models / FLOAT_ONNX)
+    assert copy == models / INT8_ONNX and made_from(copy) == file_sha256(models / DET_ONNX)
     int8_reader = CardReader(models, threads=1)
     float_reader = CardReader(models, threads=1, int8=False)
     assert int8_reader.detector_file == copy

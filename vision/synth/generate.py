@@ -60,6 +60,19 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / (_area(a) + _area(b) - inter + 1e-9)
 
 
+def scene_image(folder: Path, scene: dict[str, Any]) -> np.ndarray:
+    """The photo of one generated scene (a line of ``meta/*.jsonl``) in ``folder``.
+
+    Raises:
+        FileNotFoundError: The file is missing or is not a readable image.
+    """
+    path = Path(folder) / scene["file"]
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"{path} is not a readable image")
+    return image
+
+
 def jittered_crop(
     image: np.ndarray,
     box: Sequence[float],
