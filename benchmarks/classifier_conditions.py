@@ -22,7 +22,6 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +31,7 @@ from vision_robustness import CONDITIONS  # noqa: E402
 
 from vision.crops import normalize_crops  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
+from vision.synth.generate import scene_image  # noqa: E402
 
 SCENE_CONDITIONS = ("clean", "overexposed", "blur", "dark")
 
@@ -63,7 +63,7 @@ def scene_indices(reader: CardReader, data: Path) -> dict[str, float]:
     for scene in scenes:
         if not scene["labels"]:
             continue
-        image = cv2.imread(str(data / scene["file"]))
+        image = scene_image(data, scene)
         boxes = np.array([lab["box"] for lab in scene["labels"]], np.float32)
         truth = np.array([reader.classes.index(lab["card"]) for lab in scene["labels"]])
         total += len(truth)

@@ -44,6 +44,7 @@ from vision import MODELS_DIR  # noqa: E402
 from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty  # noqa: E402
 from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
+from vision.synth.generate import scene_image  # noqa: E402
 
 NONE_ABOVE = (0.5, 0.3, 0.2, 0.1, 0.05)
 PAPER_BELOW = (0.0, 0.2, 0.3, 0.4, 0.5)
@@ -57,9 +58,7 @@ def sweep(
     out = {(n, p): (SubsetScore(), 0) for n in NONE_ABOVE for p in PAPER_BELOW}
     detect, classify = reader.detect, reader.classify
     for row in rows:
-        img = cv2.imread(str(data_dir / row["file"]))
-        if img is None:
-            raise FileNotFoundError(f"cannot read scene image {data_dir / row['file']}")
+        img = scene_image(data_dir, row)
         boxes, scores = detect(img)
         probs = classify(img, boxes)
         reader.detect = lambda _img, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
@@ -111,10 +110,7 @@ def per_condition(
     for cond in conditions:
         out[cond] = {name: (SubsetScore(), 0) for name in chosen}
         for row in rows:
-            img = cv2.imread(str(data_dir / row["file"]))
-            if img is None:
-                raise FileNotFoundError(f"cannot read scene image {data_dir / row['file']}")
-            img = CONDITIONS[cond](img)
+            img = CONDITIONS[cond](scene_image(data_dir, row))
             t0 = time.perf_counter()
             boxes, scores = detect(img)
             probs = classify(img, boxes)
