@@ -32,9 +32,10 @@ from typing import Any, TypeVar, cast
 from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
+from gunicorn.http.errors import ParseException
 from limits import parse_many
 from limits.errors import ConfigurationError
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
 from . import errors, limit_storage, sessions
 
@@ -69,6 +70,21 @@ def posted_username() -> str:
 def _known_browser() -> bool:
     """Whether the posted name logged in on this browser before (its device cookie)."""
     return posted_username() in sessions.known_usernames()
+
+
+def _discard_unread_body() -> None:
+    """Read what is left of the request's body (a refused photo) and drop it, unparsed.
+
+    Served without nginx in front (``crib serve`` on loopback), gunicorn closes the connection
+    once it has answered: a client still sending a photo it refused would lose the answer (a
+    "broken pipe" or a reset, not the 429 or 503 and its ``Retry-After``). A body beyond
+    ``MAX_CONTENT_LENGTH`` or cut short is left as it is.
+    """
+    try:
+        while request.stream.read(64 * 1024):
+            pass
+    except (HTTPException, OSError, ParseException):  # too large, the client gone, bad chunks
+        pass
 
 
 def _failed(response: Response) -> bool:
@@ -206,6 +222,7 @@ class BackgroundWork:
             werkzeug.exceptions.ServiceUnavailable: (``Retry-After``) every slot is taken.
         """
         if not self._free.acquire(blocking=False):
+            _discard_unread_body()
             raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
         try:
             context = contextvars.copy_context()
@@ -274,6 +291,7 @@ def _refused(error: RateLimitExceeded) -> ResponseReturnValue:
     breached = limiter.current_limit  # set by the limiter as it raised the error
     assert breached is not None
     wait = max(1, math.ceil(breached.reset_at - time.time()))
+    _discard_unread_body()
     return errors.handle_http(TooManyRequests(error.description, retry_after=wait))
 
 

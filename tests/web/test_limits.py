@@ -460,6 +460,29 @@ def read_photo(client: FlaskClient, address: str = "10.7.0.1") -> TestResponse:
     return client.post("/api/read", data=photo, environ_base={"REMOTE_ADDR": address})
 
 
+def read_photo_stream(client: FlaskClient, address: str) -> tuple[TestResponse, int]:
+    """Post a 1 MB photo to ``/api/read`` from ``address`` as a raw multipart body: the answer,
+    and how many of the body's bytes the server left unread."""
+    boundary = "photo-boundary"
+    body = b"".join(
+        [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
+            'filename="hand.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'.encode(),
+            os.urandom(1 << 20),
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+    )
+    stream = io.BytesIO(body)
+    answer = client.post(
+        "/api/read",
+        input_stream=stream,
+        content_type=f"multipart/form-data; boundary={boundary}",
+        content_length=len(body),
+        environ_base={"REMOTE_ADDR": address},
+    )
+    return answer, len(body) - stream.tell()
+
+
 def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Photos and camera frames count against one limit per client (here 3 a minute): past
     it a 429 with Retry-After, as JSON; another client reads on."""
@@ -472,6 +495,8 @@ def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.Mon
         refused = read_photo(camera)
         assert int(refused.headers["Retry-After"]) > 0 and "error" in refused.json
         assert read_photo(app.test_client(), "10.7.0.2").status_code != 429
+        refused, unread = read_photo_stream(camera, "10.7.0.1")
+        assert refused.status_code == 429 and unread == 0  # read to its end, then refused
     finally:
         app.extensions["crib_engine"].dispose()
 
@@ -500,10 +525,12 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         started = time.perf_counter()
         busy = read_photo(app.test_client(), "10.8.1.1")
         seconds = time.perf_counter() - started
+        busy_streamed, unread = read_photo_stream(app.test_client(), "10.8.1.2")
         release.set()
         assert [future.result().status_code for future in held] == [503] * len(held)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "error" in busy.json and seconds < 2
+    assert busy_streamed.status_code == 503 and unread == 0  # read to its end, then refused
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a thread has its own priority on Linux only")
