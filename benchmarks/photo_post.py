@@ -1,6 +1,7 @@
 """A photo posted to the trainer's reader (``POST /api/read``), as the photo and live pages do.
 
-Shared by the benchmark scripts that post photos (``web_load.py``, ``live.py``).
+Shared by the benchmark scripts that post photos (``web_load.py``, ``live.py``) and the tests that
+post them as raw bodies (``tests/web/test_limits.py``, ``tests/e2e/test_live.py``).
 """
 
 from __future__ import annotations

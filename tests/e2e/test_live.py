@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from benchmarks.photo_post import read_request
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, scroll_width, strict_context
 from tests.e2e.test_photo import symbol
 from tests.e2e.video import still_then_pan, table_scene, write_y4m
@@ -295,20 +296,7 @@ SERVER_WORKERS = 2
 def post_frame(url: str, frame: bytes, start: threading.Barrier) -> tuple[int, str | None]:
     """Post one JPEG camera frame to ``/api/read`` as the live page does, once every poster is
     ready; the answer's status and ``Retry-After``."""
-    boundary = "frame-boundary"
-    body = b"".join(
-        [
-            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
-            'filename="frame.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'.encode(),
-            frame,
-            f"\r\n--{boundary}--\r\n".encode(),
-        ]
-    )
-    request = urllib.request.Request(
-        f"{url}/api/read",
-        data=body,
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-    )
+    request = read_request(url, frame, "frame.jpg", "image/jpeg")
     start.wait(timeout=10)
     try:
         with urllib.request.urlopen(request, timeout=60) as reply:

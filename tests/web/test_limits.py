@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask, request
@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from flask_limiter import Limiter
 from werkzeug.test import TestResponse
 
+from benchmarks.photo_post import read_request
 from web import auth as auth_module
 from web import create_app, limits, sessions
 from web.headers import CONTENT_SECURITY_POLICY
@@ -463,20 +464,13 @@ def read_photo(client: FlaskClient, address: str = "10.7.0.1") -> TestResponse:
 def read_photo_stream(client: FlaskClient, address: str) -> tuple[TestResponse, int]:
     """Post a 1 MB photo to ``/api/read`` from ``address`` as a raw multipart body: the answer,
     and how many of the body's bytes the server left unread."""
-    boundary = "photo-boundary"
-    body = b"".join(
-        [
-            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
-            'filename="hand.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'.encode(),
-            os.urandom(1 << 20),
-            f"\r\n--{boundary}--\r\n".encode(),
-        ]
-    )
+    photo = read_request("http://trainer", os.urandom(1 << 20), "hand.jpg", "image/jpeg")
+    body = cast(bytes, photo.data)
     stream = io.BytesIO(body)
     answer = client.post(
         "/api/read",
         input_stream=stream,
-        content_type=f"multipart/form-data; boundary={boundary}",
+        content_type=photo.get_header("Content-type"),
         content_length=len(body),
         environ_base={"REMOTE_ADDR": address},
     )
