@@ -1,15 +1,18 @@
 """Players: a guest at once, registration that keeps the guest's progress, log in and out.
 
-A session names its player and the player's session version; every request checks the version
-against the database (one query, its answer kept on ``g``), and logging out, registering or
-changing the password bumps it, so a copy of an older cookie (a shared computer's, a stolen
-one, the guest's before it registered) no longer signs anybody in. Logging out therefore ends
-the account's sessions on every device.
+A session names its player, the player's session key and its session version; every request
+checks both against the database (one query, its answer kept on ``g``). The key is a random
+secret the player is given when made, so the saved cookie of a deleted player (a guest merged
+into an account on log-in) signs nobody in who gets its id later. Logging out, registering or
+changing the password bumps the version, so a copy of an older cookie (a shared computer's, a
+stolen one, the guest's before it registered) no longer signs anybody in. Logging out
+therefore ends the account's sessions on every device.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import secrets
 import time
@@ -47,7 +50,9 @@ another: stronger parameters (``scrypt:65536:8:1``), or a cheap one for the test
 hashes name their method, so a change applies to new passwords and old ones still check."""
 
 
-_SESSION_VERSION = select(Player.session_version).where(Player.id == bindparam("id"))
+_SESSION = select(Player.session_version, Player.session_key, Player.created_at).where(
+    Player.id == bindparam("id")
+)
 _NEW_PLAYER = insert(Player).values(session_version=0).returning(*Player.__table__.c)
 _BUMP_VERSION = (
     update(Player)
@@ -73,12 +78,34 @@ def session_player_id() -> int | None:
     if "player_id" not in g:
         player_id = session.get("player_id")
         if player_id is not None:
-            current = get_db().scalar(_SESSION_VERSION, {"id": player_id})
-            if current is None or current != session.get("version", 0):
+            player = get_db().execute(_SESSION, {"id": player_id}).first()
+            if player is None or not _session_is_of(player):
                 session.clear()
                 player_id = None
         g.player_id = player_id
     return None if g.player_id is None else int(g.player_id)
+
+
+def _session_is_of(player: Row[int, str, float]) -> bool:
+    """Whether this browser's session belongs to ``player`` (the row its id names).
+
+    It must carry the player's key and current version. A cookie signed before players had
+    keys (schema revision 0005) carries none: it is the player's only if signed after the
+    player was made (a deleted player's cookie was signed before its id was given again), and
+    it carries the key from now on.
+    """
+    if player.session_version != session.get("version", 0):
+        return False
+    key = session.get("key")
+    if key is not None:
+        return isinstance(key, str) and secrets.compare_digest(
+            key.encode(), player.session_key.encode()
+        )
+    signed_at = getattr(session, "signed_at", None)
+    if not player.session_key or signed_at is None or signed_at < math.floor(player.created_at):
+        return False
+    session["key"] = player.session_key
+    return True
 
 
 def _new_guest() -> int:
@@ -129,6 +156,7 @@ def _play_as(player: Row[Any]) -> None:
     session.permanent = True
     session["player_id"] = player.id
     session["version"] = player.session_version
+    session["key"] = player.session_key
     g.player_id = player.id
 
 

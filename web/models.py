@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
@@ -22,6 +23,12 @@ class Player(Base):
     session_version: Mapped[int] = mapped_column(default=0, server_default="0")
     """Bumped to revoke every session of this player (log out, register, password change):
     a session carrying another version is no longer this player's."""
+    session_key: Mapped[str] = mapped_column(
+        String(32), default=lambda: secrets.token_hex(16), server_default=""
+    )
+    """A random secret given when the player is made: a session must carry it, so the saved
+    cookie of a deleted player (a guest merged into an account) matches nobody who is given its
+    id later."""
 
 
 class Drill(Base):

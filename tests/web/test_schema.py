@@ -132,6 +132,8 @@ def test_database_from_before_migrations_is_upgraded_losing_nothing(
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
         versions = connection.execute(text("SELECT session_version FROM players")).scalars()
         assert list(versions) == [0, 0]
+        keys = list(connection.execute(text("SELECT session_key FROM players")).scalars())
+        assert len(set(keys)) == 2 and all(len(key) == 32 for key in keys)  # each its own
     app = create_app(config)
     client = app.test_client()
     assert AuthActions(client).login("alice", NEW_PASSWORD).status_code == 302

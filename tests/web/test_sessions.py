@@ -8,8 +8,11 @@ import time
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
 from web import create_app, sessions
+from web.db import get_db, writing
+from web.models import Player
 
 from .conftest import AuthActions, post_form
 from .test_auth import answer_one
@@ -30,7 +33,16 @@ def signed_in_as(client: FlaskClient) -> str:
     page = client.get("/progress").get_data(as_text=True)
     if "<strong>Guest</strong>" in page:
         return "guest"
-    return "alice" if "<strong>alice</strong>" in page else "nobody"
+    for name in ("alice", "victim"):
+        if f"<strong>{name}</strong>" in page:
+            return name
+    return "nobody"
+
+
+def player_id_of(client: FlaskClient) -> int:
+    """The player id this browser's session names."""
+    with client.session_transaction() as session:
+        return int(session["player_id"])
 
 
 def test_a_cookie_saved_before_log_out_is_dead_after_it(app: Flask, auth: AuthActions) -> None:
@@ -55,6 +67,53 @@ def test_the_old_guest_cookie_does_not_act_as_the_new_account(
     assert signed_in_as(guest_cookie) == "nobody"
     response = guest_cookie.post(f"/api/drills/{drill['id']}/answer", json={"points": 2})
     assert response.status_code == 403
+
+
+def test_a_merged_guests_saved_cookie_signs_in_nobody_given_its_id_later(
+    app: Flask, auth: AuthActions, database: str
+) -> None:
+    """A guest who logs in is merged into the account and deleted; SQLite gives the deleted id
+    to the next player made. The guest's saved cookie must not sign in as that player: not
+    see its name, not answer its drill."""
+    auth.register()
+    auth.logout()
+    phone = app.test_client()
+    answer_one(phone)
+    guest_id = player_id_of(phone)
+    saved = copy_of(app, phone)
+    assert AuthActions(phone).login().status_code == 302
+    victim = app.test_client()
+    assert AuthActions(victim).register("victim").status_code == 302
+    if database == "sqlite":  # the hole's condition: the id is given again
+        assert player_id_of(victim) == guest_id
+    drill = victim.get("/api/drills/next?kind=hand").json
+    replayed = copy_of(app, saved)  # the saved cookie again for the answer (a page clears it)
+    assert signed_in_as(saved) == "nobody"
+    answer = replayed.post(f"/api/drills/{drill['id']}/answer", json={"points": 2})
+    assert answer.status_code == 403
+    assert signed_in_as(victim) == "victim"
+
+
+def test_a_cookie_from_before_session_keys_is_its_players_when_signed_after_it_was_made(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A cookie signed before players had keys (schema 0005) names only an id and a version:
+    it still signs its own player in, and carries the key from then on; one signed before its
+    player was made (a deleted player's) does not."""
+    drill = client.get("/api/drills/next?kind=hand").json
+    with client.session_transaction() as session:
+        player_id = session["player_id"]
+        del session["key"]
+    answer = client.post(f"/api/drills/{drill['id']}/answer", json={"points": 0})
+    assert answer.status_code == 200
+    with client.session_transaction() as session:
+        assert session["player_id"] == player_id and session["key"]
+        del session["key"]
+    with app.app_context(), writing(get_db()) as db:  # the player made after the cookie's signing
+        db.execute(update(Player).values(created_at=time.time() + 3600))
+    assert client.get("/api/drills/next?kind=hand").status_code == 200
+    with client.session_transaction() as session:
+        assert session["player_id"] != player_id
 
 
 def test_log_in_gives_a_fresh_session(app: Flask, auth: AuthActions) -> None:
