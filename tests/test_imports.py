@@ -21,7 +21,7 @@ class NoTraining:
         return None
 
 sys.meta_path.insert(0, NoTraining())
-for package in ("crib", "trainer", "vision", "web"):
+for package in ("crib", "records", "trainer", "vision", "web"):
     importlib.import_module(package)
     for module in pkgutil.walk_packages(sys.modules[package].__path__, package + "."):
         # migrations run inside Alembic; __main__ runs the command

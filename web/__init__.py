@@ -16,6 +16,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,9 +35,11 @@ def create_app(
     schema; ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
 
     Raises:
-        web.schema.SchemaError: the database's schema is behind (or unknown).
+        records.schema.SchemaError: the database's schema is behind (or unknown).
     """
     from flask import Flask
+
+    from records.drills import DEALS_PER_MINUTE
 
     from . import sessions
 
@@ -46,6 +49,7 @@ def create_app(
     app.config.from_mapping(
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
         MAX_CONTENT_LENGTH=10 * 1024 * 1024,
+        DEALS_PER_MINUTE=DEALS_PER_MINUTE,
         **sessions.DEFAULTS,
     )
     if test_config is None:
@@ -56,10 +60,12 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
-    from . import api, auth, csrf, db, errors, headers, limits, pages, photo, practice
+    from . import api, auth, csrf, db, errors, headers, limits, pages, photo, players, practice
 
+    app.extensions["crib_clock"] = app.config.get("CLOCK", time.time)
     sessions.init_app(app)
     db.init_app(app, prepare_schema=prepare_schema)
+    players.init_app(app)
     errors.init_app(app)
     headers.init_app(app)
     csrf.init_app(app)

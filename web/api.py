@@ -3,139 +3,31 @@
 from __future__ import annotations
 
 import datetime
-import json
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from flask import Blueprint, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 
+from records import drills, progress
 from trainer.dealing import KINDS, Difficulty
-from trainer.errors import InvalidJSONError
 from trainer.items import RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
 from trainer.show import score_typed, spoken_count
 from trainer.table import Group, score_table
 
-from . import clock, progress, training
-from .auth import as_player, session_player_id
+from . import clock
+from .bodies import cap_body, choice, flag, json_body
 from .db import get_db
 from .openapi import DOCUMENT
+from .players import as_player, session_player_id
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+bp.before_request(cap_body)
 
 RULES_BY_KIND = {kind.value: text for kind, text in RULE_TEXT.items()}
-View = TypeVar("View", bound=Callable[..., Any])
-
-
-JSON_BODY_LIMIT = 8 * 1024
-"""Bytes an API body may have: the largest real one (a count by kind) is under 200. A view
-that takes an upload (:func:`takes_upload`: the photo, ``POST /api/read``) keeps the app's own
-larger limit."""
-
-_UPLOAD = "takes_upload"
-
-
-def takes_upload(view: View) -> View:
-    """Mark an API view that takes a multipart upload instead of a JSON body.
-
-    It keeps the app's body limit, and :mod:`web.csrf` takes its multipart body (it still
-    refuses other sites).
-    """
-    setattr(view, _UPLOAD, True)
-    return view
-
-
-def upload_request() -> bool:
-    """Whether this request goes to a view marked :func:`takes_upload`."""
-    view = current_app.view_functions.get(request.endpoint or "")
-    return bool(getattr(view, _UPLOAD, False))
-
-
-@bp.before_request
-def _cap_body() -> None:
-    """Refuse a body over :data:`JSON_BODY_LIMIT` (or the app's smaller limit).
-
-    It is refused before it is read, or while it is read when its length is not announced.
-    """
-    if upload_request():
-        return
-    limit = min(JSON_BODY_LIMIT, current_app.config["MAX_CONTENT_LENGTH"] or JSON_BODY_LIMIT)
-    request.max_content_length = limit
-    if (request.content_length or 0) > limit:
-        abort(413, f"The request is too large: the API takes bodies up to {limit} bytes.")
-
-
-LARGEST_NUMBER = 2**53
-"""The largest magnitude a number in an API body may have: every JSON parser holds integers up
-to it exactly (I-JSON, RFC 7493); no real answer comes near it. Larger ones (an integer too
-big for a float, ``1e400`` parsed as infinity) are refused before anything reads them."""
-
-
-def _no_constant(name: str) -> Any:
-    raise InvalidJSONError(f"JSON has no {name}: send a number")
-
-
-def _out_of_range(text: str) -> InvalidJSONError:
-    shown = text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"
-    return InvalidJSONError(f"the number {shown} is out of range (the API takes up to 2**53)")
-
-
-def _parse_int(text: str) -> int:
-    if len(text) > len(str(-LARGEST_NUMBER)) or abs(value := int(text)) > LARGEST_NUMBER:
-        raise _out_of_range(text)
-    return value
-
-
-def _parse_float(text: str) -> float:
-    value = float(text)
-    if abs(value) > LARGEST_NUMBER:  # infinity too
-        raise _out_of_range(text)
-    return value
-
-
-def _json_body() -> dict[str, Any]:
-    """The request's JSON object, or a 400 saying what is wrong with it.
-
-    Raises:
-        InvalidJSONError: for JSON nested too deeply for the parser, holding ``NaN`` or
-            ``Infinity`` (which Python's parser takes and JSON does not have), or a number
-            beyond :data:`LARGEST_NUMBER`.
-    """
-    try:
-        data = json.loads(
-            request.get_data(),
-            parse_constant=_no_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
-        )
-    except InvalidJSONError:
-        raise
-    except RecursionError:
-        raise InvalidJSONError("the JSON body is nested too deeply") from None
-    except ValueError:  # not JSON, or not UTF-8
-        data = None
-    if not isinstance(data, dict):
-        abort(400, "expected a JSON object body (Content-Type: application/json)")
-    return data
-
-
-def _flag(data: dict[str, Any], name: str) -> bool:
-    """The body's boolean ``name`` (false when left out), or a 400."""
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        abort(400, f"'{name}' must be true or false, not {value!r}")
-    return value
-
-
-def _choice(name: str, allowed: tuple[str, ...], default: str) -> str:
-    value = request.args.get(name, default)
-    if value not in allowed:
-        abort(400, f"unknown {name} {value!r} (use one of: {', '.join(allowed)})")
-    return value
 
 
 @bp.get("/openapi.json")
@@ -154,10 +46,10 @@ def score() -> dict[str, Any]:
     shape, ``{"hand": ["5H", ...], "starter": "5S"}``, is read the same way.
     ``"rules": "five-card"`` picks another rule set (six-card by default).
     """
-    data = _json_body()
+    data = json_body()
     cards, starter = _typed_show(data)
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
-    crib = _flag(data, "crib")
+    crib = flag(data, "crib")
     result = score_typed(cards, starter, crib=crib, rules=rules, starter_place="in 'starter'")
     return result.to_json() | {"rule_text": RULES_BY_KIND}
 
@@ -186,7 +78,7 @@ def table() -> dict[str, Any]:
     ``score`` (``null`` for the starter). A group not yet named (``"role": null``, a hand or
     the crib) is scored as a hand, with its ``crib_score`` when a crib flush makes it differ.
     """
-    data = _json_body()
+    data = json_body()
     groups = data.get("groups")
     shape_ok = isinstance(groups, list) and all(
         isinstance(g, dict)
@@ -206,17 +98,17 @@ def table() -> dict[str, Any]:
 @bp.post("/pegging")
 def pegging() -> dict[str, Any]:
     """Score a play: ``{"play": ["5H", "10S", "go", ...], "end": true}``, players alternating."""
-    data = _json_body()
+    data = json_body()
     play = data.get("play")
     if not isinstance(play, list) or not play or not all(isinstance(t, str) for t in play):
         abort(400, "give 'play' as a list of cards and 'go'")
-    pegs = score_sequence(play, end=_flag(data, "end"))
+    pegs = score_sequence(play, end=flag(data, "end"))
     return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
 
 
 @bp.record_once
 def _schedule_purges(state: BlueprintSetupState) -> None:
-    state.app.extensions["crib_purges"] = training.PurgeSchedule()
+    state.app.extensions["crib_purges"] = drills.PurgeSchedule()
 
 
 @bp.get("/drills/next")
@@ -225,19 +117,20 @@ def next_drill() -> dict[str, Any]:
 
     The drill of that kind not yet answered comes back instead of a new one; new ones are
     limited to ``DEALS_PER_MINUTE`` (a 429 beyond). A deal also purges, once an hour
-    (:class:`web.training.PurgeSchedule`).
+    (:class:`records.drills.PurgeSchedule`).
     """
-    kind: Any = _choice("kind", KINDS, "hand")
-    level = Difficulty(_choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
-    mode = _choice("mode", ("practice", "sprint"), "practice")
-    current_app.extensions["crib_purges"].run_if_due(get_db())
-    per_minute = int(current_app.config.get("DEALS_PER_MINUTE", training.DEALS_PER_MINUTE))
+    kind: Any = choice("kind", KINDS, "hand")
+    level = Difficulty(choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
+    mode = choice("mode", ("practice", "sprint"), "practice")
+    now = clock.now()
+    current_app.extensions["crib_purges"].run_if_due(get_db(), now)
+    per_minute = int(current_app.config["DEALS_PER_MINUTE"])
     drill = as_player(
-        lambda db, player_id: training.deal_next(
-            db, player_id, kind, level, mode, per_minute=per_minute
+        lambda db, player_id: drills.deal_next(
+            db, player_id, kind, level, mode, now=now, per_minute=per_minute
         )
     )
-    return training.drill_json(drill)
+    return drills.drill_json(drill)
 
 
 @bp.post("/drills/<int:drill_id>/answer")
@@ -247,24 +140,26 @@ def answer(drill_id: int) -> dict[str, Any]:
     ``by_kind`` counts kind by kind (``{"fifteen": 6, ...}``), ``discard`` names the two cards
     thrown (``["7H", "8C"]``); ``"muggins": true`` adds what the opponent takes.
     """
-    data = _json_body()
-    muggins = _flag(data, "muggins")
+    data = json_body()
+    muggins = flag(data, "muggins")
     db = get_db()
-    drill = training.get_drill(db, drill_id)
+    now = clock.now()
+    drill = drills.get_drill(db, drill_id)
     if drill is None:
         abort(404, f"no drill {drill_id}")
     if drill.player_id != session_player_id():
         abort(403, f"drill {drill_id} was dealt to another player")
     already = f"drill {drill_id} is already answered"
-    if training.expired(drill):
-        if training.answered(db, [drill_id]):
+    if drills.expired(drill, now):
+        if drills.answered(db, [drill_id]):
             abort(409, already)
         abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
     try:
-        grade, seconds = training.record_answer(db, drill, data, clock.players_today())
-    except IntegrityError:  # rolled back (web.db.writing)
+        marked = drills.record_answer(db, drill, data, clock.players_today(), now)
+    except IntegrityError:  # rolled back (records.database.writing)
         abort(409, already)
-    result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": seconds}
+    grade = marked.grade
+    result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": marked.seconds}
     if drill.kind in ("hand", "crib"):
         result["say"] = spoken_count(grade.items)
     if muggins and drill.kind != "discard":
@@ -291,12 +186,13 @@ def daily() -> dict[str, Any]:
     """The daily challenge: its drills (dealt on first visit), answers so far, the summary."""
     date = _daily_date()
     db = get_db()
-    player_id, dealt = as_player(lambda db, pid: (pid, training.daily_set(db, pid, date)))
-    answers = training.answered(db, [d.id for d in dealt])
+    now = clock.now()
+    player_id, dealt = as_player(lambda db, pid: (pid, drills.daily_set(db, pid, date, now)))
+    answers = drills.answered(db, [d.id for d in dealt])
     return {
         "date": date,
         "drills": [
-            {**training.drill_json(d), "answered": d.id in answers, "correct": _correct(answers, d)}
+            {**drills.drill_json(d), "answered": d.id in answers, "correct": _correct(answers, d)}
             for d in dealt
         ],
         "summary": progress.daily_summary(db, player_id, date, dealt, answers),

@@ -83,7 +83,8 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from limits.errors import ConfigurationError
     from sqlalchemy.exc import OperationalError
 
-    from .schema import SchemaError
+    from records.schema import SchemaError
+
     from .serve import ServeError, address, prepare
 
     try:
@@ -105,16 +106,16 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
-    from . import create_app, schema
+    from records import schema
+
+    from . import create_app
 
     try:
-        app = create_app(prepare_schema=False)
-        engine = app.extensions["crib_engine"]
-        lock = app.extensions["crib_write_lock"]
-        was = schema.upgrade(engine, lock.held if lock else None)
+        database = create_app(prepare_schema=False).extensions["crib_database"]
+        was = database.upgrade_schema()
     except OperationalError as error:
         return _database_problem("db upgrade", error)
-    url = engine.url.render_as_string(hide_password=True)  # never the password
+    url = database.engine.url.render_as_string(hide_password=True)  # never the password
     if was == schema.head():
         print(f"The database at {url} is up to date (schema version {was}).", file=out)
     else:
@@ -122,5 +123,5 @@ def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
             f"Upgraded the database at {url} from {was} to schema version {schema.head()}.",
             file=out,
         )
-    engine.dispose()
+    database.dispose()
     return 0

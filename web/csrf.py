@@ -9,7 +9,7 @@ state-changing ``/api`` request must have a JSON body (another site's form can o
 form-encoded, multipart or plain-text bodies, and a cross-site ``fetch`` with JSON needs a CORS
 preflight the trainer never grants), and a request that says it comes from another site
 (``Origin`` of another host, or ``Sec-Fetch-Site: cross-site``) is refused. A view marked
-:func:`web.api.takes_upload` (the photo reader, ``POST /api/read``) takes a multipart upload and
+:func:`web.bodies.takes_upload` (the photo reader, ``POST /api/read``) takes a multipart upload and
 changes nothing, so only the second check applies to it.
 
 ``GET /api/drills/next`` and ``GET /api/daily`` store rows (the deal, so that the answer can be
@@ -26,7 +26,7 @@ from flask import Flask, abort, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .api import upload_request
+from .bodies import upload_request
 from .errors import handle_http
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -62,12 +62,17 @@ def _expired_form(error: CSRFError) -> ResponseReturnValue:
     return handle_http(error)
 
 
+def _forms_carry_a_token() -> None:
+    """Check the token of a state-changing request outside ``/api`` (a 400 without it)."""
+    if not request.path.startswith("/api/") and request.method not in SAFE_METHODS:
+        csrf.protect()
+
+
 def init_app(app: Flask) -> None:
     """Protect the forms with tokens and the JSON API with its body and origin checks."""
-    from . import api
-
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid as long as the session
-    csrf.exempt(api.bp)
+    app.config["WTF_CSRF_CHECK_DEFAULT"] = False  # checked by path: _forms_carry_a_token
     csrf.init_app(app)
+    app.before_request(_forms_carry_a_token)
     app.before_request(_json_api_from_this_site)
     app.register_error_handler(CSRFError, _expired_form)

@@ -1,4 +1,8 @@
-"""Errors: JSON with a message under ``/api``, a plain page elsewhere; never a traceback."""
+"""Errors: JSON with a message under ``/api``, a plain page elsewhere; never a traceback.
+
+The one place where what the engine and the records refuse becomes HTTP: bad cards or answers
+a 400, a pace a 429 with ``Retry-After``, a database that cannot be used a 503.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,12 @@ from werkzeug.exceptions import (
     HTTPException,
     InternalServerError,
     ServiceUnavailable,
+    TooManyRequests,
 )
 
+from records.database import READ_ONLY_SQLSTATE, DatabaseUnavailable
+from records.errors import PaceError
 from trainer.errors import CribbageError
-
-from .db import READ_ONLY_SQLSTATE, DatabaseUnavailable
 
 UNAVAILABLE = (
     "The trainer cannot reach its records right now, so nothing was saved"
@@ -50,6 +55,11 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
     (a ``ValueError`` from a bug included) is a 500 (:func:`handle_unexpected`).
     """
     return handle_http(BadRequest(str(error)))
+
+
+def handle_pace(error: PaceError) -> ResponseReturnValue:
+    """Too many in too short a time: a 429 with the wait as ``Retry-After``."""
+    return handle_http(TooManyRequests(str(error), retry_after=error.retry_after))
 
 
 def handle_unreadable_body(error: Exception) -> ResponseReturnValue:
@@ -100,6 +110,7 @@ def init_app(app: Flask) -> None:
     """Register the handlers."""
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(CribbageError, handle_bad_input)
+    app.register_error_handler(PaceError, handle_pace)
     for unreadable in (ParseException, NoMoreData):  # raised by gunicorn as a view reads
         app.register_error_handler(unreadable, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

@@ -3,7 +3,7 @@
 Each log-in or registration spends ~75 ms of CPU on scrypt, each cookie-less deal creates a
 guest player row, each photo or camera frame read runs the card model: the limits bound them.
 The counts live in the trainer's database by default (``CRIB_RATELIMIT_STORAGE_URI=database://``,
-:mod:`web.limit_storage`), shared by every worker and server using it; ``memory://`` keeps them
+:mod:`records.limit_storage`), shared by every worker and server using it; ``memory://`` keeps them
 in each worker process (the effective limit is then ``workers`` times the figure), and
 ``redis://host:6379`` or ``memcached://host:11211`` use such a store (see the ``limits``
 package). ``CRIB_RATELIMIT_ENABLED=false`` turns them off.
@@ -25,7 +25,6 @@ import math
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -37,7 +36,9 @@ from limits import parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
-from . import errors, limit_storage, sessions
+from records import limit_storage
+
+from . import clock, errors, sessions
 
 View = TypeVar("View", bound=Callable[..., Any])
 Result = TypeVar("Result")
@@ -290,15 +291,10 @@ def _refused(error: RateLimitExceeded) -> ResponseReturnValue:
     limiter: Limiter = current_app.extensions["crib_limits"]
     breached = limiter.current_limit  # set by the limiter as it raised the error
     assert breached is not None
-    wait = max(1, math.ceil(breached.reset_at - time.time()))
+    wait = max(1, math.ceil(breached.reset_at - clock.now()))
     _discard_unread_body()
     return errors.handle_http(TooManyRequests(error.description, retry_after=wait))
 
-
-LIMITS_ON_EVERY_REQUEST = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
-"""Flask-Limiter's settings for limits on every request (``CRIB_RATELIMIT_DEFAULT`` ...): the
-trainer sets none, so its limiter checks no request but those its limits are about (about 0.1
-ms a request less, issue 16), unless one of these is set."""
 
 DATABASE_STORAGE = f"{limit_storage.SCHEME}://"
 """The storage setting that keeps the counts in the trainer's own database (the default)."""
@@ -318,8 +314,7 @@ def init_app(app: Flask) -> None:
     enabled = str(app.config.get("RATELIMIT_ENABLED", True)).lower() not in ("false", "0")
     app.config["RATELIMIT_ENABLED"] = enabled
     uri = app.config["RATELIMIT_STORAGE_URI"]
-    lock = app.extensions["crib_write_lock"]
-    database = {"engine": app.extensions["crib_engine"], "write_lock": lock and lock.held}
+    database = {"database": app.extensions["crib_database"], "clock": app.extensions["crib_clock"]}
     setting = "CRIB_RATELIMIT_STORAGE_URI"
     if enabled and uri.startswith("async+"):  # limits' asyncio prefix
         raise ConfigurationError(
@@ -344,11 +339,6 @@ def init_app(app: Flask) -> None:
         message = str(error).replace(f" : {uri}", "")
         raise ConfigurationError(f"{setting}: {uri}: {message}") from None
     app.extensions["crib_limits"] = limiter
-    if enabled and not any(app.config.get(setting) for setting in LIMITS_ON_EVERY_REQUEST):
-        # each limit is checked where it applies (the views PostLimit marks, new_guest): the
-        # limiter's own check before every request (set up unless the limits are off) would
-        # only look for the limits above
-        app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.register_error_handler(RateLimitExceeded, _refused)
     for endpoint, view in app.view_functions.items():
         limited: Callable[..., Any] = view

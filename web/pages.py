@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, render_template, request
 from sqlalchemy import Connection
 
+from records import progress
+from trainer import progress as figures
 from trainer.cards import Rank
 from trainer.dealing import Category
 from trainer.errors import CribbageError
@@ -17,19 +18,14 @@ from trainer.items import RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, get_rules
 from trainer.show import Breakdown, score_typed
-from trainer.weak_spots import Tally
 
-from . import charts, practice, progress
-from .auth import current_player
+from . import charts
+from .bodies import checked
 from .clock import players_today
 from .db import get_db
+from .players import current_player
 
 bp = Blueprint("pages", __name__)
-
-
-def checked(values: Mapping[str, str], name: str) -> bool:
-    """A checkbox or URL flag: on unless missing, empty, ``0`` or ``false``."""
-    return values.get(name, "") not in ("", "0", "false")
 
 
 @bp.get("/")
@@ -44,12 +40,12 @@ def home() -> str:
 def _standing(db: Connection, player_id: int, today: str) -> dict[str, Any]:
     """Today's daily challenge, the current and best streaks, and the category to practise."""
     results = progress.daily_results(db, player_id)
-    completed = [date for date, result in results.items() if result.complete]
+    completed = figures.completed(results)
     return {
         "daily": results.get(today),
-        "streak": progress.streak(completed, today),
-        "best_streak": progress.best_streak(completed),
-        "weakest": progress.weakest(progress.skills(db, player_id)),
+        "streak": figures.streak(completed, today),
+        "best_streak": figures.best_streak(completed),
+        "weakest": figures.weakest(progress.skills(db, player_id)),
     }
 
 
@@ -129,44 +125,35 @@ def history() -> str:
         return render_template("pages/history.html", player=None)
     db = get_db()
     today = players_today()
-    start = progress.week_of(today)
-    calendar_from = _weeks_before(start, CALENDAR_WEEKS - 1)
+    start = figures.week_of(today)
+    calendar_from = figures.weeks_before(start, CALENDAR_WEEKS - 1)
     results = progress.daily_results(db, player.id, calendar_from)
     marks = {
         date: (str(result.right) if result.complete else "", f"daily {result}")
         for date, result in results.items()
     }
     answers = progress.answers_by_day(db, player.id, calendar_from)
-    runs = progress.sprint_runs(db, player.id, practice.SPRINT_SECONDS)
-    trends = progress.weekly_tallies(db, player.id, _weeks_before(start, TREND_WEEKS - 1))
+    runs = progress.sprint_runs(db, player.id, figures.SPRINT_SECONDS)
+    weeks = progress.weekly_tallies(db, player.id, figures.weeks_before(start, TREND_WEEKS - 1))
     return render_template(
         "pages/history.html",
         player=player,
         calendar=charts.calendar(today, answers, marks, CALENDAR_WEEKS),
         calendar_weeks=CALENDAR_WEEKS,
         days_practised=len(answers),
-        bests=progress.personal_bests(runs),
+        bests=figures.personal_bests(runs),
         sprints=len(runs),
-        trends=[_trend(category, trends[category]) for category in Category if category in trends],
+        trends=[_trend(figures.Trend.of(c, weeks[c])) for c in Category if c in weeks],
     )
 
 
-def _weeks_before(monday: str, weeks: int) -> str:
-    return (datetime.date.fromisoformat(monday) - datetime.timedelta(weeks=weeks)).isoformat()
-
-
-def _trend(category: Category, weeks: Mapping[str, Tally]) -> dict[str, Any]:
-    """One category's row of the trends: accuracy and seconds per answer, week by week."""
-    labels = [f"week of {week}" for week in weeks]
-    accuracy = [100 * (1 - t.missed / t.seen) for t in weeks.values()]
-    seconds = [t.seconds / t.seen for t in weeks.values()]
+def _trend(trend: figures.Trend) -> dict[str, Any]:
+    """One category's row of the trends: its sparklines of accuracy and seconds per answer."""
+    labels = [f"week of {week}" for week in trend.weeks]
     return {
-        "category": category,
-        "accuracy": charts.sparkline(labels, accuracy, "%", 100),
-        "seconds": charts.sparkline(labels, seconds, "s"),
-        "last_accuracy": accuracy[-1],
-        "last_seconds": seconds[-1],
-        "answers": sum(t.seen for t in weeks.values()),
+        "trend": trend,
+        "accuracy": charts.sparkline(labels, list(trend.accuracy), "%", 100),
+        "seconds": charts.sparkline(labels, list(trend.seconds), "s"),
     }
 
 
@@ -193,5 +180,7 @@ def progress_page() -> str:
         ),
         weak=[(c, s) for c, s in ranked if s.missed][:3],
         by_kind=progress.drills_by_kind(db, player.id),
-        streak=progress.streak(progress.completed_dailies(db, player.id), players_today()),
+        streak=figures.streak(
+            figures.completed(progress.daily_results(db, player.id)), players_today()
+        ),
     )

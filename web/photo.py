@@ -1,8 +1,8 @@
 """The photo page, and ``POST /api/read``: the cards in a photo, grouped and scored.
 
 ``POST /api/read`` reads the cards (``vision``), groups them into the table's hands, crib and
-starter, and scores each group. It lives on the API blueprint (:mod:`web.api`): scripts use it
-without a page's token, as they use the rest of the API. ``vision`` is imported when a photo
+starter, and scores each group. Scripts use it without a page's token, as they use the rest
+of the API under ``/api``. ``vision`` is imported when a photo
 arrives, so the trainer runs (and every other page works) on a machine without the card model;
 the reader then answers 503.
 """
@@ -15,8 +15,8 @@ from flask import Blueprint, abort, render_template, request
 
 from trainer.rules import RULESETS, get_rules
 
-from . import api, limits
-from .pages import checked
+from . import limits
+from .bodies import checked, takes_upload
 
 bp = Blueprint("photo", __name__)
 
@@ -27,8 +27,8 @@ def page() -> str:
     return render_template("photo/photo.html", rulesets=RULESETS)
 
 
-@api.bp.post("/read")
-@api.takes_upload
+@bp.post("/api/read")
+@takes_upload
 @limits.reads
 def read() -> dict[str, Any]:
     """Read the cards in ``image`` (multipart): the cards, the groups with scores, questions.

@@ -11,13 +11,9 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 
 from trainer.dealing import DAILY_KINDS, KINDS, Difficulty
+from trainer.progress import SPRINT_PENALTY, SPRINT_SECONDS
 
 bp = Blueprint("practice", __name__)
-
-SPRINT_SECONDS = 180
-"""How long a sprint lasts."""
-SPRINT_PENALTY = 10
-"""Seconds a wrong count costs in a sprint."""
 
 TITLES = {
     "hand": "Count the hand",

@@ -16,7 +16,6 @@ guessing a name from elsewhere never locks its owner out.
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -69,7 +68,8 @@ class _SessionInterface(SecureCookieSessionInterface):
         if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
             return False
         signed_at = getattr(session, "signed_at", None)
-        return signed_at is None or time.time() - signed_at >= RESIGN_AFTER.total_seconds()
+        age = app.extensions["crib_clock"]() - signed_at if signed_at is not None else None
+        return age is None or age >= RESIGN_AFTER.total_seconds()
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]

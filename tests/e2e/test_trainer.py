@@ -15,11 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 from tests.drills import right_points
 from tests.e2e.conftest import DESKTOP, PHONE, scroll_width, strict_context
 from trainer import parse_cards, score_show
+from trainer.answers import FASTEST_ANSWER
 from trainer.cards import Card
 from trainer.dealing import DAILY_KINDS, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import HEELS_NOTE, SHOW_KINDS, explain_shortfall, grade
-from web.training import FASTEST_ANSWER
 
 
 def goto_drill(page: Page, url: str) -> dict[str, Any]:
@@ -46,7 +46,7 @@ def laid_cards(drill: dict[str, Any]) -> list[str]:
 
 def look_at_the_cards(page: Page, drill: dict[str, Any]) -> None:
     """Take as long as a person at least takes before answering: the trainer refuses answers
-    given sooner (``web.training.FASTEST_ANSWER``). The wait starts once the page has laid the
+    given sooner (``records.drills.FASTEST_ANSWER``). The wait starts once the page has laid the
     drill's cards: the page's clock starts then, which may be well after its fetch began."""
     page.wait_for_function(
         "cards => [...document.querySelectorAll('#cards .card')]"

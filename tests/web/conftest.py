@@ -1,27 +1,10 @@
-"""Fixtures: an app with a database of its own, a client, and account actions.
-
-Every test that uses the database runs twice: on SQLite and on PostgreSQL. Its database is at
-the latest schema and holds nothing: a copy of a SQLite file migrated once per session, or the
-session's one PostgreSQL database, emptied before each test (its sessions ended, its settings
-reset, its tables truncated; a new database would cost about 0.2 s a test, mostly the first
-connections filling their catalog caches). A test that changes the schema, or needs a
-database that is new and empty, takes ``empty_database_url`` instead (``postgres_url``: a new
-PostgreSQL database, dropped afterwards). The PostgreSQL server is started once per session by
-``scripts/test-postgres --serve`` (a throwaway cluster), or is the server at
-``CRIB_TEST_DATABASE_URL`` when that is set (its role must be allowed to create databases).
-When PostgreSQL cannot be started, its tests fail under CI (``CI=true``) and skip elsewhere,
-saying why. Tests of what only SQLite does carry ``@pytest.mark.sqlite_only(reason)``; tests
-whose outcome does not depend on the database carry ``@pytest.mark.any_database`` and run once,
-on SQLite.
-"""
+"""Fixtures: an app with a database of its own (:mod:`tests.databases`), a client, a clock and
+account actions."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import uuid
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,16 +12,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import URL, Engine, inspect, make_url
-from sqlalchemy.exc import OperationalError
 from werkzeug.test import TestResponse
 
-from web import create_app, schema
-from web.db import make_engine
+from web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_POSTGRES = ROOT / "scripts" / "test-postgres"
-DATABASES = ("sqlite", "postgresql")
 CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1000"
 """The ``app`` fixture's password hashing: about 0.5 ms instead of scrypt's 75 ms (hundreds of
 tests register and log in). ``test_auth.py`` checks that the trainer itself hashes with scrypt."""
@@ -46,131 +24,6 @@ LOOSE_SITE_BUDGET = "60 per minute;1000 per hour"
 """The ``app`` fixture's site-wide budget of password checks (failed log-ins and registrations):
 tests of the other account limits make more than 5 in 15 seconds, the trainer's own budget,
 which ``test_limits.py`` checks."""
-
-
-def _unavailable(why: str) -> None:
-    """PostgreSQL cannot be used: a failure under CI, a skip (saying why) elsewhere."""
-    message = f"PostgreSQL is not available: {why}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[URL]:
-    """The URL of a PostgreSQL server (its maintenance database), started once per session."""
-    external = os.environ.get("CRIB_TEST_DATABASE_URL")
-    if external:
-        yield make_url(external)
-        return
-    try:
-        server = subprocess.Popen(
-            [str(TEST_POSTGRES), "--serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    except OSError as error:
-        _unavailable(str(error))
-    with server:  # its pipes are closed and it is waited for, however the session ends
-        assert server.stdout is not None and server.stdin is not None
-        url = server.stdout.readline().strip()
-        if not url:
-            _unavailable(f"scripts/test-postgres --serve said: {server.communicate()[1].strip()}")
-        try:
-            yield make_url(url)
-        finally:
-            server.stdin.close()  # the script stops and removes the cluster
-            server.wait(timeout=60)
-
-
-@pytest.fixture(scope="session")
-def postgres_admin(postgres_server: URL) -> Iterator[Engine]:
-    """An autocommit engine on the server's maintenance database, to create databases."""
-    engine = make_engine(postgres_server.render_as_string(hide_password=False))
-    admin = engine.execution_options(isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql("SELECT 1")
-    except OperationalError as error:
-        _unavailable(f"cannot connect: {error}")
-    yield admin
-    engine.dispose()
-
-
-def _new_postgres_database(admin: Engine) -> str:
-    """Create a new, empty database on ``admin``'s server; its name."""
-    name = f"crib_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as connection:
-        fast = connection.dialect.server_version_info >= (15,)  # no WAL for a throwaway copy
-        strategy = " STRATEGY = FILE_COPY" if fast else ""
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"{strategy}')
-    return name
-
-
-def _drop_postgres_database(admin: Engine, name: str) -> None:
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@pytest.fixture
-def postgres_url(request: pytest.FixtureRequest, postgres_server: URL) -> Iterator[str]:
-    """A new, empty PostgreSQL database for this test; dropped afterwards."""
-    admin: Engine = request.getfixturevalue("postgres_admin")
-    name = _new_postgres_database(admin)
-    yield postgres_server.set(database=name).render_as_string(hide_password=False)
-    _drop_postgres_database(admin, name)
-
-
-class ReusedDatabase:
-    """A PostgreSQL database at the latest schema, made once and emptied for each test."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self._engine = make_engine(url)
-        schema.upgrade(self._engine)
-        with self._engine.connect() as connection:
-            tables = inspect(connection).get_table_names()
-        self._tables = ", ".join(f'"{table}"' for table in tables if table != "alembic_version")
-
-    def empty(self) -> None:
-        """Make the database as a new one at the latest schema: every other session on it
-        ended, the settings a test gave it reset, every table emptied, ids from 1 again."""
-        with self._engine.begin() as connection:
-            connection.exec_driver_sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            name = connection.exec_driver_sql("SELECT current_database()").scalar_one()
-            connection.exec_driver_sql(f'ALTER DATABASE "{name}" RESET ALL')
-            connection.exec_driver_sql(f"TRUNCATE {self._tables} RESTART IDENTITY CASCADE")
-
-    def close(self) -> None:
-        """Close the connections this object holds."""
-        self._engine.dispose()
-
-
-@pytest.fixture(scope="session")
-def postgres_database(postgres_server: URL, postgres_admin: Engine) -> Iterator[ReusedDatabase]:
-    """The session's PostgreSQL database at the latest schema (dropped at the end)."""
-    name = _new_postgres_database(postgres_admin)
-    url = postgres_server.set(database=name).render_as_string(hide_password=False)
-    database = ReusedDatabase(url)
-    yield database
-    database.close()
-    _drop_postgres_database(postgres_admin, name)
-
-
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file at the latest schema, made once: each test's database is a copy."""
-    path = tmp_path_factory.mktemp("template") / "trainer.sqlite"
-    engine = make_engine(f"sqlite:///{path}")
-    schema.upgrade(engine)
-    engine.dispose()  # the last connection's close moves the write-ahead log into the file
-    assert not path.with_name(f"{path.name}-wal").exists(), "the template is not in one file"
-    return path
 
 
 @pytest.fixture
@@ -183,50 +36,35 @@ def instance(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return folder
 
 
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run each test that uses a database on every one of ``DATABASES``, or on SQLite alone
-    when it is marked ``any_database``; the PostgreSQL runs are ``slow`` (not in the fast lane)."""
-    if "database" in metafunc.fixturenames:
-        once = metafunc.definition.get_closest_marker("any_database") is not None
-        slow = pytest.mark.slow  # the fast lane runs the web tests on SQLite alone
-        databases = [pytest.param(d, marks=slow) if d == "postgresql" else d for d in DATABASES]
-        metafunc.parametrize("database", databases[:1] if once else databases)
+class Clock:
+    """A test's clock for the app (its ``CLOCK``): the real time, moved on by :meth:`advance`,
+    or standing still after :meth:`stop`."""
 
+    def __init__(self) -> None:
+        self.ahead = 0.0
+        self.stopped_at: float | None = None
 
-def _skip_if_sqlite_only(request: pytest.FixtureRequest) -> None:
-    marker = request.node.get_closest_marker("sqlite_only")
-    if marker is not None:
-        pytest.skip(f"SQLite only: {marker.args[0]}")
+    def __call__(self) -> float:
+        return (time.time() if self.stopped_at is None else self.stopped_at) + self.ahead
 
+    def stop(self) -> None:
+        """Stand still at the time it is now."""
+        self.stopped_at = time.time()
 
-@pytest.fixture
-def empty_database_url(request: pytest.FixtureRequest, database: str, tmp_path: Path) -> str:
-    """The URL of a new, empty database: a SQLite file in ``tmp_path`` (not yet created), or
-    a new PostgreSQL database."""
-    if database == "sqlite":
-        return f"sqlite:///{tmp_path / 'trainer.sqlite'}"
-    _skip_if_sqlite_only(request)
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` on."""
+        self.ahead += seconds
 
 
 @pytest.fixture
-def database_url(request: pytest.FixtureRequest, database: str, tmp_path: Path) -> str:
-    """The URL of this test's database, at the latest schema and empty: a copy of the
-    session's SQLite file in ``tmp_path``, or the session's PostgreSQL database emptied."""
-    if database == "sqlite":
-        path = tmp_path / "trainer.sqlite"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        return f"sqlite:///{path}"
-    _skip_if_sqlite_only(request)
-    reused: ReusedDatabase = request.getfixturevalue("postgres_database")
-    reused.empty()
-    return reused.url
+def clock() -> Clock:
+    """The ``app`` fixture's clock."""
+    return Clock()
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    """The trainer on this test's database."""
+def app(database_url: str, clock: Clock) -> Iterator[Flask]:
+    """The trainer on this test's database, timed by ``clock``."""
     app = create_app(
         {
             "TESTING": True,
@@ -234,10 +72,11 @@ def app(database_url: str) -> Iterator[Flask]:
             "DATABASE_URL": database_url,
             "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
             "PASSWORD_CHECKS_SITE_WIDE": LOOSE_SITE_BUDGET,
+            "CLOCK": clock,
         }
     )
     yield app
-    app.extensions["crib_engine"].dispose()
+    app.extensions["crib_database"].dispose()
 
 
 @pytest.fixture

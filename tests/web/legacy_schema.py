@@ -1,4 +1,4 @@
-"""The schema as the trainer made it before migrations (``create_all`` of ``web/models.py`` at
+"""The schema as the trainer made it before migrations (``create_all`` of ``web/models.py``, now ``records/models.py``, at
 commit f7720f0), frozen here so the upgrade from it stays tested whatever the models become."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from records.drills import parse_categories
+from records.models import Answer, Drill, Skill
 from trainer import weak_spots
-from web.models import Answer, Drill, Skill
-from web.training import parse_categories
 
 
 @dataclass

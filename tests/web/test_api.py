@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,16 +11,19 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-import web.training
+import records.drills
+from records.models import Player
 from tests.drills import right_points
 from trainer import Kind, score_show
+from trainer.answers import REVIEW_AFTER
 from trainer.dealing import DAILY_KINDS, Category
 from trainer.discard import analyze_discards
 from trainer.grading import SHOW_KINDS, explain_shortfall
 from trainer.pegging import score_peg, score_sequence
 from trainer.rules import FIVE_CARD
 from web.db import get_db
-from web.models import Player
+
+from .conftest import Clock
 
 
 def deal(client: FlaskClient, kind: str, **params: str) -> dict[str, Any]:
@@ -361,7 +363,7 @@ def test_internal_error_is_json_without_traceback(app: Flask, client: FlaskClien
 # --- weak spots and spaced repetition --------------------------------------------------------
 
 
-def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missed_deal_comes_back(client: FlaskClient, clock: Clock) -> None:
     """A missed practice deal is dealt again once due (not before), and then retired."""
     drill = deal(client, "hand")
     wrong = right_points(drill) + 1
@@ -369,8 +371,7 @@ def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyP
     fresh = deal(client, "hand")
     assert fresh["mode"] == "practice"  # not due yet
     client.post(f"/api/drills/{fresh['id']}/answer", json={"points": right_points(fresh)})
-    later = time.time() + web.training.REVIEW_AFTER[0] + 1
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(REVIEW_AFTER[0] + 1)
     review = deal(client, "hand")
     assert review["mode"] == "review"
     assert (review["hand"], review["starter"]) == (drill["hand"], drill["starter"])
@@ -379,7 +380,7 @@ def test_missed_deal_comes_back(client: FlaskClient, monkeypatch: pytest.MonkeyP
 
 
 def test_weak_spot_is_dealt_more(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A player who misses only nobs gets many more hands with nobs.
 
@@ -388,9 +389,9 @@ def test_weak_spot_is_dealt_more(
     the clock still, its 90 deals are in one minute: the deal limit is off.
     """
     app.config["DEALS_PER_MINUTE"] = 0
-    seeded, now = random.Random(2026), time.time()
-    monkeypatch.setattr(web.training, "random", SimpleNamespace(Random=lambda: seeded))
-    monkeypatch.setattr(web.training, "time", SimpleNamespace(time=lambda: now))
+    seeded = random.Random(2026)
+    monkeypatch.setattr(records.drills, "random", SimpleNamespace(Random=lambda: seeded))
+    clock.stop()
 
     def has_nobs(drill: dict[str, Any]) -> bool:
         return Kind.NOBS in score_show(drill["hand"], drill["starter"]).points_by_kind()
@@ -448,13 +449,10 @@ def test_daily_bad_date(client: FlaskClient, date: str, message: str) -> None:
     assert response.status_code == 400 and message in response.json["error"]
 
 
-def test_time_on_screen_shortens_the_clock(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_time_on_screen_shortens_the_clock(client: FlaskClient, clock: Clock) -> None:
     """The page's own timer can shorten the server's measure, never lengthen it."""
     first, second = deal(client, "hand"), deal(client, "crib")
-    later = time.time() + 30
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(30)
     body = {"points": right_points(first), "seconds": 2.5}
     assert client.post(f"/api/drills/{first['id']}/answer", json=body).json["seconds"] == 2.5
     body = {"points": right_points(second), "seconds": 9999}
@@ -473,7 +471,7 @@ def test_count_by_kind_tallies_only_the_missed_kind(app: Flask, client: FlaskCli
     assert [row["kind"] for row in result["by_kind"]] == [k.value for k in SHOW_KINDS]
     with app.app_context():
         player = get_db().scalar(select(Player.id))
-        tallies = web.training.tallies(get_db(), player)
+        tallies = records.drills.tallies(get_db(), player)
     missed = {c for c, t in tallies.items() if t.missed}
     assert missed <= {Category.FIFTEENS, Category.LONG_FIFTEENS}
     assert missed == {Category(c) for c in result["missed_categories"]}

@@ -9,10 +9,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
 
+from records.models import Drill, Player
 from trainer import score_show
 from web import create_app
 from web.db import get_db
-from web.models import Drill, Player
 
 from .conftest import CHEAP_PASSWORD_HASH, AuthActions, post_form
 
@@ -57,7 +57,7 @@ def test_passwords_are_hashed_with_scrypt_unless_set_otherwise(database_url: str
             bob = get_db().execute(select(Player).where(Player.username == "bob")).one()
         assert bob.password_hash.startswith(CHEAP_PASSWORD_HASH + "$")
     finally:
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()
 
 
 def test_login_on_another_device_and_merge(app: Flask, auth: AuthActions) -> None:
@@ -149,7 +149,7 @@ def test_a_request_checks_its_session_once(app: Flask, auth: AuthActions) -> Non
         if "session_version" in args[2] and "UPDATE" not in args[2]:
             checks.append(args[2])
 
-    engine = app.extensions["crib_engine"]
+    engine = app.extensions["crib_database"].engine
     event.listen(engine, "before_cursor_execute", record)
     try:
         drill = auth._client.get("/api/drills/next?kind=hand").json

@@ -12,11 +12,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from deploy.local_server import free_port, spawn
+from records.models import Answer
 from trainer import score_show
-from web.api import JSON_BODY_LIMIT
+from trainer.answers import FASTEST_ANSWER
+from web.bodies import JSON_BODY_LIMIT
 from web.db import get_db
-from web.models import Answer
-from web.training import FASTEST_ANSWER
 
 from .conftest import post_form
 

@@ -11,16 +11,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import inspect, make_url, text
 
-import web.db
+import records.database
+from records.database import writing
 from web import create_app
-from web.db import get_db, writing
+from web.db import get_db
 
 
 def test_schema_created_at_start_up(empty_database_url: str) -> None:
     """The four tables exist as soon as the app is built on a new, empty database."""
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": empty_database_url})
-    tables = set(inspect(app.extensions["crib_engine"]).get_table_names())
-    app.extensions["crib_engine"].dispose()
+    tables = set(inspect(app.extensions["crib_database"].engine).get_table_names())
+    app.extensions["crib_database"].dispose()
     assert {"players", "drills", "answers", "skills"} <= tables
 
 
@@ -41,10 +42,10 @@ def test_the_log_is_checkpointed_after_a_write_outside_the_lock(
     """SQLite's automatic checkpoint, which ran inside the commit that filled the log while
     every other writer waited on the lock, is off; the lock checkpoints once it is free (here
     after every write), so the log is reused from its start instead of growing."""
-    monkeypatch.setattr(web.db, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(records.database, "CHECKPOINT_EVERY", 0.0)
     client.get("/api/drills/next?kind=hand")  # a player
     held_during_checkpoint = []
-    lock = app.extensions["crib_write_lock"]
+    lock = app.extensions["crib_database"].write_lock
     checkpoint = lock._checkpoint_if_due
 
     def spied() -> None:
@@ -86,7 +87,7 @@ def test_a_request_commits_only_through_writing(app: Flask, client: FlaskClient)
     with app.app_context():
         db = get_db()
         db.execute(text("UPDATE players SET session_version = 7"))
-        with pytest.raises(RuntimeError, match=r"web\.db\.writing"):
+        with pytest.raises(RuntimeError, match=r"records\.database\.writing"):
             db.commit()
     with app.app_context():
         db = get_db()
@@ -100,10 +101,10 @@ def test_a_request_commits_only_through_writing(app: Flask, client: FlaskClient)
 def test_no_write_lock_without_a_database_file(app: Flask) -> None:
     """An in-memory SQLite database needs no file lock, and neither does a database server."""
     memory = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite://"})
-    assert memory.extensions["crib_write_lock"] is None
-    memory.extensions["crib_engine"].dispose()
-    if app.extensions["crib_engine"].dialect.name != "sqlite":
-        assert app.extensions["crib_write_lock"] is None
+    assert memory.extensions["crib_database"].write_lock is None
+    memory.extensions["crib_database"].dispose()
+    if app.extensions["crib_database"].engine.dialect.name != "sqlite":
+        assert app.extensions["crib_database"].write_lock is None
 
 
 def test_stale_session_gets_a_new_guest(app: Flask, client: FlaskClient) -> None:

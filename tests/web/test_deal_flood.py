@@ -13,11 +13,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 
-import web.training
-from web.db import get_db, writing
-from web.models import Answer, Drill, Player
-from web.training import DEALS_PER_MINUTE, EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
+import records.drills
+from records.database import writing
+from records.drills import DEALS_PER_MINUTE, EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
+from records.models import Answer, Drill, Player
+from web.db import get_db
 
+from .conftest import Clock
 from .test_api import deal, right_points
 
 DAY = 86400.0
@@ -77,18 +79,15 @@ def test_a_flood_of_deals_stores_one_drill(app: Flask, client: FlaskClient) -> N
     assert _count(app, Drill) == 1
 
 
-def test_an_unanswered_drill_is_dealt_anew_after_an_hour(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_unanswered_drill_is_dealt_anew_after_an_hour(client: FlaskClient, clock: Clock) -> None:
     """A drill left for longer than an hour is not handed back: the player gets a new one."""
     first = deal(client, "pegging")
-    later = time.time() + web.training.HANDED_BACK_FOR + 1
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(records.drills.HANDED_BACK_FOR + 1)
     assert deal(client, "pegging")["id"] != first["id"]
 
 
 def test_new_deals_beyond_the_limit_are_a_429_until_a_minute_has_passed(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, clock: Clock
 ) -> None:
     """A player answering as fast as it can is dealt 60 new drills a minute, then told how
     long to wait."""
@@ -98,8 +97,7 @@ def test_new_deals_beyond_the_limit_are_a_429_until_a_minute_has_passed(
     assert refused.status_code == 429
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     assert "too many deals" in refused.json["error"].lower()
-    later = time.time() + 61
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(61)
     assert client.get("/api/drills/next?kind=pegging").status_code == 200
 
 
@@ -151,7 +149,7 @@ def test_purge_deletes_expired_unanswered_drills_and_idle_guests(app: Flask) -> 
 
     drills, players = _count(app, Drill), _count(app, Player)
     with app.app_context():
-        assert web.training.purge(get_db()) == (2, 1)
+        assert records.drills.purge(get_db(), time.time()) == (2, 1)
         db = get_db()
         kept = set(db.scalars(select(Drill.id)))
         assert old["id"] not in kept and idle_drill["id"] not in kept
@@ -164,15 +162,14 @@ def test_purge_deletes_expired_unanswered_drills_and_idle_guests(app: Flask) -> 
 
 
 def test_purges_ride_on_deals_at_most_once_an_hour(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, clock: Clock
 ) -> None:
     """A server purges on its first deal, then on the first deal an hour or more later."""
     expired = deal(client, "hand")["id"]
     _age(app, Drill, [expired], 2 * DAY)
     deal(client, "crib")
     assert _count(app, Drill) == 2  # purged at the first deal, before this one was old
-    later = time.time() + PURGE_EVERY + 1
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(PURGE_EVERY + 1)
     deal(client, "pegging")
     with app.app_context():
         assert expired not in set(get_db().scalars(select(Drill.id)))
@@ -185,10 +182,10 @@ def test_a_purge_that_fails_does_not_fail_the_deal(
     """The purge is housekeeping: when its delete meets a locked database, the deal that ran it
     is still dealt, and the failure is logged."""
 
-    def locked(db: object) -> tuple[int, int]:
+    def locked(db: object, now: float) -> tuple[int, int]:
         raise OperationalError("DELETE FROM drills", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(web.training, "purge", locked)
+    monkeypatch.setattr(records.drills, "purge", locked)
     reply = client.get("/api/drills/next?kind=hand")
     assert reply.status_code == 200 and reply.json["kind"] == "hand"
     assert "the hourly purge failed" in caplog.text
@@ -203,11 +200,11 @@ def test_purged_ids_are_never_dealt_again(app: Flask) -> None:
     _age(app, Player, [guest], GUEST_IDLE_FOR + 1)
     _age(app, Drill, [drill["id"]], GUEST_IDLE_FOR + 1)
     with app.app_context():
-        assert web.training.purge(get_db()) == (0, 0)
+        assert records.drills.purge(get_db(), time.time()) == (0, 0)
     newcomer = app.test_client()
     fresh = deal(newcomer, "hand")
     assert fresh["id"] > drill["id"] and _player(app) > guest
     with app.app_context():
-        assert web.training.purge(get_db()) == (1, 1)
+        assert records.drills.purge(get_db(), time.time()) == (1, 1)
     assert deal(app.test_client(), "hand")["id"] > fresh["id"]
     assert _player(app) > guest + 1

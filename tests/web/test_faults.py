@@ -16,10 +16,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine, event, func, make_url, select, text
 from sqlalchemy.exc import DBAPIError
 
+from records.database import make_engine
+from records.models import Answer
 from web import create_app
-from web.db import make_engine
 from web.errors import UNAVAILABLE
-from web.models import Answer
 
 from .conftest import AuthActions, csrf_token, post_form
 
@@ -131,7 +131,7 @@ def test_account_writes_into_a_deleted_database_file_are_not_acknowledged(
 def _read_only(app: Flask, database_url: str) -> Iterator[None]:
     """The database takes no writes on connections opened while the block runs (a read-only
     file, mount or server); the app's pool is emptied first, as a restart would."""
-    engine: Engine = app.extensions["crib_engine"]
+    engine: Engine = app.extensions["crib_database"].engine
     if engine.dialect.name == "sqlite":
 
         def query_only(connection: sqlite3.Connection, _record: object) -> None:
@@ -229,7 +229,7 @@ def test_database_server_down_is_a_503_then_recovers(
     with _server_down(postgres_admin, postgres_url):
         _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}))
     assert client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
-    app.extensions["crib_engine"].dispose()
+    app.extensions["crib_database"].dispose()
 
 
 def test_account_posts_with_the_database_down_are_a_503(
@@ -245,7 +245,7 @@ def test_account_posts_with_the_database_down_are_a_503(
         reply = client.post("/auth/login", data=form)
     assert reply.status_code == 503
     assert UNAVAILABLE in reply.get_data(as_text=True)
-    app.extensions["crib_engine"].dispose()
+    app.extensions["crib_database"].dispose()
 
 
 def test_sql_parameters_never_appear_in_errors(database_url: str) -> None:

@@ -7,8 +7,8 @@ import re
 from flask.testing import FlaskClient
 
 from tests.web.conftest import AuthActions
+from trainer.answers import FASTEST_ANSWER
 from trainer.grading import HEELS_NOTE
-from web.training import FASTEST_ANSWER
 
 
 def test_too_fast_is_said_in_words(client: FlaskClient) -> None:

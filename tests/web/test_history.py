@@ -12,12 +12,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, insert, select
 
+from records.database import writing
+from records.models import Answer, Drill, Player
 from trainer.dealing import DAILY_KINDS, Category, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
 from web import clock
-from web.db import get_db, writing
-from web.models import Answer, Drill, Player
+from web.db import get_db
 
 
 def right_answer(drill: dict[str, object]) -> dict[str, object]:
@@ -164,7 +165,7 @@ def test_history_queries_do_not_grow_with_the_days(
     app: Flask, client: FlaskClient, player: int
 ) -> None:
     """The history costs the same few queries for three days of practice as for fifteen."""
-    engine = app.extensions["crib_engine"]
+    engine = app.extensions["crib_database"].engine
 
     def queries() -> int:
         seen: list[str] = []

@@ -16,14 +16,13 @@ from typing import Any, cast
 import pytest
 from flask import Flask, request
 from flask.testing import FlaskClient
-from flask_limiter import Limiter
 from werkzeug.test import TestResponse
 
 from benchmarks.photo_post import read_request
+from records.limit_storage import DatabaseStorage
 from web import auth as auth_module
 from web import create_app, limits, sessions
 from web.headers import CONTENT_SECURITY_POLICY
-from web.limit_storage import DatabaseStorage
 from web.limits import DATABASE_STORAGE
 
 from .conftest import CHEAP_PASSWORD_HASH, LOOSE_SITE_BUDGET, AuthActions, post_form
@@ -94,7 +93,7 @@ def budget_app(app: Flask) -> Iterator[Flask]:
     config = {key: value for key, value in app.config.items() if key != "PASSWORD_CHECKS_SITE_WIDE"}
     budget_app = create_app(config)
     yield budget_app
-    budget_app.extensions["crib_engine"].dispose()
+    budget_app.extensions["crib_database"].dispose()
 
 
 def test_failed_logins_have_a_site_wide_budget_in_small_steps(
@@ -266,7 +265,7 @@ def test_an_address_at_its_limit_gets_the_429_page_on_every_account_post(
         assert "Too many tries" in response.get_data(as_text=True)
     assert post(other, "/auth/login", "10.2.0.2").status_code == 401
     assert guesser.get("/auth/login", headers={"X-Forwarded-For": "10.2.0.1"}).status_code == 200
-    app.extensions["crib_engine"].dispose()
+    app.extensions["crib_database"].dispose()
 
 
 @pytest.mark.parametrize(("storage", "refused"), [(DATABASE_STORAGE, True), ("memory://", False)])
@@ -292,43 +291,44 @@ def test_every_server_on_the_database_shares_the_counts(
     assert statuses[:20] == [401] * 20
     assert statuses[20] == (429 if refused else 401)
     for server in servers:
-        server.extensions["crib_engine"].dispose()
+        server.extensions["crib_database"].dispose()
 
 
 def test_the_counts_default_to_the_database(app: Flask) -> None:
     """Without a setting the counts are kept in the trainer's own database."""
     counter = app.extensions["crib_limits"]
     assert isinstance(counter.storage, DatabaseStorage)
-    assert counter.storage.engine is app.extensions["crib_engine"]
+    assert counter.storage.engine is app.extensions["crib_database"].engine
 
 
-def test_only_the_requests_a_limit_is_about_pay_for_the_limiter(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A drill (no limit on it, a browser with its guest) is never looked at by the limiter;
-    a log-in post (its limits) is."""
-    checked: list[str] = []
-    check = Limiter._check_request_limit
-
-    def counting(limiter: Limiter, *args: Any, **kwargs: Any) -> None:
-        checked.append(request.path)
-        check(limiter, *args, **kwargs)
-
-    monkeypatch.setattr(Limiter, "_check_request_limit", counting)
+def test_only_the_requests_a_limit_is_about_pay_for_the_limiter(database_url: str) -> None:
+    """A drill (no limit on it, a browser with its guest) never reaches the counts; a log-in
+    post (its limits) does."""
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url})
+    storage = app.extensions["crib_limits"].storage
+    assert isinstance(storage, DatabaseStorage)
+    counted: list[str] = []
+    for name in ("incr", "get", "get_expiry"):
+        method = getattr(storage, name)
+
+        def counting(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+            counted.append(request.path)
+            return _method(*args, **kwargs)
+
+        setattr(storage, name, counting)
     try:
         client = app.test_client()
         client.get("/api/drills/next")  # makes the guest (new_guest's limit counts it)
-        checked.clear()
+        counted.clear()
         drill = client.get("/api/drills/next").json
         assert (
             client.post(f"/api/drills/{drill['id']}/answer", json={"points": 4}).status_code == 200
         )
-        assert checked == []
+        assert counted == []
         post_form(client, "/auth/login", {"username": "alice", "password": "x" * 8})
-        assert "/auth/login" in checked
+        assert "/auth/login" in counted
     finally:
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()
 
 
 def test_a_limit_on_every_request_still_applies_when_set(database_url: str) -> None:
@@ -346,7 +346,7 @@ def test_a_limit_on_every_request_still_applies_when_set(database_url: str) -> N
         client = app.test_client()
         assert [client.get("/score").status_code for _ in range(3)] == [200, 200, 429]
     finally:
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()
 
 
 @pytest.mark.slow
@@ -372,7 +372,7 @@ def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> No
                 headers={"X-Forwarded-For": f"10.1.0.{i}"},
             )
         assert response.status_code == expected, trusted
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()
 
 
 def test_guest_creation_is_limited_per_address(app: Flask) -> None:
@@ -418,7 +418,7 @@ def test_unknown_usernames_cost_the_same_hash_as_known_ones(
         assert costs["nobody"] == costs["alice"]
         assert costs["alice"].startswith(auth_module.PASSWORD_HASH_METHOD + ":")
     finally:
-        scrypt.extensions["crib_engine"].dispose()
+        scrypt.extensions["crib_database"].dispose()
 
 
 @pytest.mark.parametrize(
@@ -492,7 +492,7 @@ def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.Mon
         refused, unread = read_photo_stream(camera, "10.7.0.1")
         assert refused.status_code == 429 and unread == 0  # read to its end, then refused
     finally:
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()
 
 
 def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

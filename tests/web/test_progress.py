@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import time
-
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-import web.training
+import records.drills
+from records import progress
+from records.models import Player
 from trainer import score_show
 from trainer.dealing import Category
-from web import charts, progress
+from web import charts
 from web.db import get_db
-from web.models import Player
+
+from .conftest import Clock
 
 
 def test_progress_page_after_answers(client: FlaskClient) -> None:
@@ -34,23 +34,6 @@ def test_progress_page_after_answers(client: FlaskClient) -> None:
     assert 'class="chip-link" href="/practice/hand"' in page  # a weak spot to practise
 
 
-@pytest.mark.parametrize(
-    ("completed", "today", "run"),
-    [
-        ([], "2026-11-22", 0),
-        (["2026-11-22"], "2026-11-22", 1),
-        (["2026-11-21"], "2026-11-22", 1),
-        (["2026-11-20"], "2026-11-22", 1),  # one day missed: still on
-        (["2026-11-19"], "2026-11-22", 0),  # two days missed: over
-        (["2026-11-17", "2026-11-19", "2026-11-20", "2026-11-22"], "2026-11-22", 4),
-        (["2026-11-10", "2026-11-13", "2026-11-14"], "2026-11-15", 2),
-    ],
-)
-def test_gentle_streak(completed: list[str], today: str, run: int) -> None:
-    """A streak survives one missed day between daily challenges."""
-    assert progress.streak(completed, today) == run
-
-
 def test_charts() -> None:
     """Line charts scale to the top value; bar charts are proportional; empty data says so."""
     line = charts.line_chart(["2026-11-21", "2026-11-22"], [50.0, 100.0], "%", 100)
@@ -61,14 +44,11 @@ def test_charts() -> None:
     assert "&lt;b&gt;" in charts.bar_chart(["<b>"], [1.0], [""])
 
 
-def test_speed_counts_only_hands_and_cribs(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_speed_counts_only_hands_and_cribs(app: Flask, client: FlaskClient, clock: Clock) -> None:
     """Seconds per hand leave out pegging and discard answers; accuracy counts them all."""
     hand = client.get("/api/drills/next?kind=hand").json
     peg = client.get("/api/drills/next?kind=pegging").json
-    later = time.time() + 30
-    monkeypatch.setattr(web.training.time, "time", lambda: later)
+    clock.advance(30)
     client.post(f"/api/drills/{hand['id']}/answer", json={"points": 99, "seconds": 4.0})
     client.post(f"/api/drills/{peg['id']}/answer", json={"points": 99, "seconds": 0.5})
     with app.app_context():
@@ -80,7 +60,7 @@ def test_speed_counts_only_hands_and_cribs(
 
 
 def test_tallies_kept_per_answer_match_a_recount(app: Flask, client: FlaskClient) -> None:
-    """The tallies added answer by answer equal :func:`web.training.rebuild_skills`'s recount."""
+    """The tallies added answer by answer equal :func:`records.drills.rebuild_skills`'s recount."""
     for kind, points in [("hand", 0), ("crib", 99), ("pegging", 99), ("hand", 99), ("discard", 0)]:
         drill = client.get(f"/api/drills/next?kind={kind}").json
         body = {"discard": drill["cards"][:2]} if kind == "discard" else {"points": points}
@@ -88,9 +68,9 @@ def test_tallies_kept_per_answer_match_a_recount(app: Flask, client: FlaskClient
     with app.app_context():
         db = get_db()
         player_id = db.scalars(select(Player.id)).one()
-        kept = web.training.tallies(db, player_id)
-        web.training.rebuild_skills(db, player_id)
-        assert kept and web.training.tallies(db, player_id) == kept
+        kept = records.drills.tallies(db, player_id)
+        records.drills.rebuild_skills(db, player_id)
+        assert kept and records.drills.tallies(db, player_id) == kept
 
 
 def test_one_day_chart_is_centred_with_one_label() -> None:

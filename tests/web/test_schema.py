@@ -18,10 +18,12 @@ from sqlalchemy import Engine, make_url, select, text
 from werkzeug.security import generate_password_hash
 
 from crib.cli import main
+from records import schema
+from records.database import WriteLock, make_engine
+from records.models import Base
 from trainer import dealing
 from trainer.dealing import Difficulty
-from web import create_app, schema
-from web.db import Base, _WriteLock, make_engine
+from web import create_app
 
 from . import legacy_schema
 from .conftest import ROOT, AuthActions
@@ -45,7 +47,7 @@ def engine(database_url: str) -> Any:
 
 def _lock(database_url: str) -> Any:
     url = make_url(database_url)
-    return _WriteLock(str(url.database)).held if url.get_backend_name() == "sqlite" else None
+    return WriteLock(str(url.database)).held if url.get_backend_name() == "sqlite" else None
 
 
 def _upgrade_cli(database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> str:
@@ -59,7 +61,7 @@ def _upgrade_cli(database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: Any
 def test_new_database_gets_the_models_schema(app: Flask) -> None:
     """A new database is upgraded at start-up to exactly the models' tables, columns, indexes
     and keys (the migrations and web/models.py agree)."""
-    with app.extensions["crib_engine"].connect() as connection:
+    with app.extensions["crib_database"].engine.connect() as connection:
         assert schema.revision_of(connection) == schema.head()
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -141,7 +143,7 @@ def test_database_from_before_migrations_is_upgraded_losing_nothing(
     answered = client.post(f"/api/drills/{open_drill}/answer", json={"points": 0})
     assert answered.status_code == 200, answered.json
     assert client.get("/progress").status_code == 200
-    app.extensions["crib_engine"].dispose()
+    app.extensions["crib_database"].dispose()
 
 
 @pytest.mark.usefixtures("instance")
@@ -166,7 +168,7 @@ def test_database_one_version_behind_refuses_to_start_until_upgraded(
     assert not password or str(password) not in out
     again = _upgrade_cli(database_url, monkeypatch, capsys)
     assert again == f"The database at {shown} is up to date (schema version {schema.head()}).\n"
-    create_app(config).extensions["crib_engine"].dispose()
+    create_app(config).extensions["crib_database"].dispose()
 
 
 def test_database_from_a_newer_trainer_refuses_to_start(engine: Engine, database_url: str) -> None:

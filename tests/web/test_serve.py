@@ -16,7 +16,8 @@ import pytest
 from flask import Flask
 
 from deploy.local_server import free_port, spawn
-from web.db import get_db, writing
+from records.database import writing
+from web.db import get_db
 from web.serve import check_host, is_loopback
 
 WORKERS = 2

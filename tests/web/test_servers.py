@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from deploy.local_server import free_port, spawn
-from web.db import make_engine
+from records.database import make_engine
 
 from .live import LivePlayer, stored_answers, tally_mismatches
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
+from records.database import writing
+from records.models import Player
 from web import create_app, sessions
-from web.db import get_db, writing
-from web.models import Player
+from web.db import get_db
 
-from .conftest import AuthActions, post_form
+from .conftest import AuthActions, Clock, post_form
 from .test_auth import answer_one
 
 
@@ -171,16 +171,13 @@ def test_sessions_last_thirty_days_and_are_http_only(client: FlaskClient) -> Non
     assert lifetime.days == 30
 
 
-def test_an_unchanged_cookie_is_signed_again_once_a_day(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_unchanged_cookie_is_signed_again_once_a_day(client: FlaskClient, clock: Clock) -> None:
     """A visit re-signs the cookie (its 30 days restart) only when it was signed a day ago."""
     client.get("/api/drills/next")
     first = client.get_cookie("session")
     assert first is not None and first.expires is not None
     assert "Set-Cookie" not in client.get("/api/drills/next").headers
-    later = time.time() + sessions.RESIGN_AFTER.total_seconds() + 60
-    monkeypatch.setattr(sessions.time, "time", lambda: later)
+    clock.advance(sessions.RESIGN_AFTER.total_seconds() + 60)
     resigned = client.get("/api/drills/next")
     assert "Set-Cookie" in resigned.headers
     answer = client.post(f"/api/drills/{resigned.json['id']}/answer", json={"points": 4})
@@ -199,4 +196,4 @@ def test_cookies_are_secure_over_https_only(database_url: str) -> None:
         assert "Secure" in direct.headers["Set-Cookie"]
         assert "Secure" in proxied.headers["Set-Cookie"]
     finally:
-        app.extensions["crib_engine"].dispose()
+        app.extensions["crib_database"].dispose()

@@ -4,7 +4,7 @@ A player's id can be given again after the player is deleted (SQLite reuses the 
 and a guest merged into an account is deleted), so a session naming an id alone could sign a
 deleted player's saved cookie in to whoever got the id next. Every existing player gets a key
 of its own here; cookies signed before this revision carry none and are let in once only when
-signed after their player was made (:mod:`web.auth`), then carry the key.
+signed after their player was made (:mod:`records.players`), then carry the key.
 
 Revision ID: 0005
 Revises: 0004

@@ -1,21 +1,21 @@
 """Drills as stored things: deal one to a player, deal the daily set, record an answer, purge.
 
-The cards and the verdict come from :mod:`trainer.dealing` and :mod:`trainer.grading`; this
-module only keeps them.
-These are the hot paths of the trainer: a few indexed Core statements on the request's
-connection, one commit per request.
+The cards come from :mod:`trainer.dealing` and the verdict from :mod:`trainer.answers`; this
+module only keeps them. Every function is told the time (``now``, seconds since the epoch):
+nothing here reads a clock.
+These are the hot paths of the trainer: a few indexed Core statements on one connection, one
+commit per call that writes.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import random
 import threading
-import time
 from typing import Any, cast
 
-from flask import current_app
 from sqlalchemy import (
     Connection,
     Integer,
@@ -32,32 +32,23 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.exceptions import TooManyRequests
 
-from trainer import dealing, weak_spots
+from trainer import answers, dealing, weak_spots
 from trainer.dealing import Category, Deal, Difficulty, DrillKind
-from trainer.errors import InvalidAnswerError
-from trainer.grading import Grade, grade
 from trainer.weak_spots import Tally
 
-from .db import DatabaseUnavailable, writing
+from .database import DatabaseUnavailable, writing
+from .errors import PaceError
 from .models import Answer, Drill, Player, Skill
 
-REVIEW_AFTER = (120.0, 1800.0, 86400.0, 4 * 86400.0)
-"""Seconds until a missed deal comes back, by how often it was dealt before."""
-_MAX_SECONDS = 600.0
-FASTEST_ANSWER = 0.25
-"""Seconds below which a page's answer time is refused: about the fastest simple reaction to
-something seen (0.2-0.25 s), before a single card is even read; faster is a script or a bug,
-and would skew the player's speed figures."""
 _MAX_ID = 2**31 - 1
 """The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
 HANDED_BACK_FOR = 3600.0
 """Seconds an unanswered drill is dealt again, rather than a new one, to a player asking for
 the same kind in practice (at the same difficulty): reloading the page deals no new rows."""
 DEALS_PER_MINUTE = 60
-"""New drills a player may be dealt in a minute (the app's ``DEALS_PER_MINUTE`` setting; 0 for
-no limit): one a second, faster than anyone counts a hand."""
+"""New drills a player may be dealt in a minute (0 for no limit): one a second, faster than
+anyone counts a hand."""
 EXPIRES_AFTER = 86400.0
 """Seconds after its deal an unanswered practice or sprint drill can no longer be answered;
 it is then purged. Daily challenges do not expire (they close with their date)."""
@@ -136,6 +127,7 @@ last sprint's."""
 
 
 TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a little."
+_log = logging.getLogger(__name__)
 
 
 def drill_json(drill: Row[Any]) -> dict[str, Any]:
@@ -150,7 +142,7 @@ def drill_json(drill: Row[Any]) -> dict[str, Any]:
 
 
 def _drill_values(
-    player_id: int, deal: Deal, mode: str, difficulty: Difficulty, **extra: Any
+    player_id: int, deal: Deal, mode: str, difficulty: Difficulty, now: float, **extra: Any
 ) -> dict[str, Any]:
     categories = ",".join(sorted(c.value for c in dealing.classify(deal)))
     return {
@@ -160,7 +152,7 @@ def _drill_values(
         "difficulty": difficulty.value,
         "deal": deal.to_json(),
         "categories": categories,
-        "dealt_at": time.time(),
+        "dealt_at": now,
         "daily_date": None,
         "position": None,
         "repeat": 0,
@@ -181,6 +173,7 @@ def deal_next(
     mode: str = "practice",
     rng: random.Random | None = None,
     *,
+    now: float,
     per_minute: int = DEALS_PER_MINUTE,
 ) -> Row[Any]:
     """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
@@ -191,20 +184,20 @@ def deal_next(
     the player's weak spots (:func:`trainer.weak_spots.choose_focus`).
 
     Raises:
-        werkzeug.exceptions.TooManyRequests: (with ``Retry-After``) a new drill would be the
-            player's ``per_minute + 1``-th in a minute.
+        PaceError: a new drill would be the player's ``per_minute + 1``-th in a minute.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
-    pending = _pending(db, player_id, kind, difficulty, mode) if mode in _HANDED_BACK else None
+    handed_back = mode in _HANDED_BACK
+    pending = _pending(db, player_id, kind, difficulty, mode, now) if handed_back else None
     if pending is not None:
         return pending
-    _check_pace(db, player_id, per_minute)
+    _check_pace(db, player_id, per_minute, now)
     rng = rng or random.Random()
-    due = _due_review(db, player_id, kind) if mode == "practice" else None
+    due = _due_review(db, player_id, kind, now) if mode == "practice" else None
     if due is None:
         focus = weak_spots.choose_focus(kind, tallies(db, player_id), rng)
         deal = dealing.deal(kind, rng, difficulty, focus)
-        values = _drill_values(player_id, deal, mode, difficulty)
+        values = _drill_values(player_id, deal, mode, difficulty, now)
     else:
         answer_id, values = due
     with writing(db) as connection:
@@ -215,35 +208,35 @@ def deal_next(
 
 
 def _pending(
-    db: Connection, player_id: int, kind: str, difficulty: Difficulty, mode: str
+    db: Connection, player_id: int, kind: str, difficulty: Difficulty, mode: str, now: float
 ) -> Row[Any] | None:
     """The player's latest drill like the one asked for, if it is still to be answered."""
     like = {"kind": kind, "difficulty": difficulty.value, "modes": _HANDED_BACK[mode]}
     drill = db.execute(_LATEST_LIKE, {"player_id": player_id, **like}).first()
     if drill is None or drill.answer_id is not None:
         return None
-    return drill if time.time() - drill.dealt_at <= HANDED_BACK_FOR else None
+    return drill if now - drill.dealt_at <= HANDED_BACK_FOR else None
 
 
-def _check_pace(db: Connection, player_id: int, per_minute: int) -> None:
+def _check_pace(db: Connection, player_id: int, per_minute: int, now: float) -> None:
     """Refuse a new drill beyond ``per_minute`` in the last minute (none when 0).
 
     Raises:
-        werkzeug.exceptions.TooManyRequests: with the seconds until the oldest of them is a
-            minute old as its ``Retry-After``.
+        PaceError: with the seconds until the oldest of them is a minute old.
     """
     if per_minute <= 0:
         return
     nth = {"player_id": player_id, "skip": per_minute - 1}
     oldest = db.execute(_NTH_LATEST_DEAL, nth).scalar()
-    wait = 0.0 if oldest is None else oldest + 60.0 - time.time()
+    wait = 0.0 if oldest is None else oldest + 60.0 - now
     if wait > 0:
-        raise TooManyRequests(TOO_MANY_DEALS, retry_after=math.ceil(wait))
+        raise PaceError(TOO_MANY_DEALS, retry_after=math.ceil(wait))
 
 
-def _due_review(db: Connection, player_id: int, kind: str) -> tuple[int, dict[str, Any]] | None:
+def _due_review(
+    db: Connection, player_id: int, kind: str, now: float
+) -> tuple[int, dict[str, Any]] | None:
     """The answer id and a new deal of the oldest missed deal of ``kind`` that is due again."""
-    now = time.time()
     due = db.execute(_DUE, {"player_id": player_id, "now": now, "kind": kind}).first()
     if due is None:
         return None
@@ -252,9 +245,9 @@ def _due_review(db: Connection, player_id: int, kind: str) -> tuple[int, dict[st
     return due.answer_id, {c.name: old[c] for c in DRILLS.c if c.name != "id"} | repeat
 
 
-def expired(drill: Row[Any]) -> bool:
-    """Whether ``drill`` can no longer be answered (:data:`EXPIRES_AFTER`)."""
-    return drill.daily_date is None and time.time() - drill.dealt_at > EXPIRES_AFTER
+def expired(drill: Row[Any], now: float) -> bool:
+    """Whether ``drill`` can no longer be answered at ``now`` (:data:`EXPIRES_AFTER`)."""
+    return drill.daily_date is None and now - drill.dealt_at > EXPIRES_AFTER
 
 
 def get_drill(db: Connection, drill_id: int) -> Row[Any] | None:
@@ -264,7 +257,7 @@ def get_drill(db: Connection, drill_id: int) -> Row[Any] | None:
     return db.execute(_GET_DRILL, {"id": drill_id}).first()
 
 
-def daily_set(db: Connection, player_id: int, date: str) -> list[Row[Any]]:
+def daily_set(db: Connection, player_id: int, date: str, now: float) -> list[Row[Any]]:
     """The player's drills for the daily challenge of ``date``, dealt on first visit.
 
     Raises:
@@ -276,7 +269,7 @@ def daily_set(db: Connection, player_id: int, date: str) -> list[Row[Any]]:
         return existing
     deals = zip(_daily_deals(date), dealing.DAILY_LEVELS, strict=True)
     rows = [
-        _drill_values(player_id, deal, "daily", level, daily_date=date, position=position)
+        _drill_values(player_id, deal, "daily", level, now, daily_date=date, position=position)
         for position, (deal, level) in enumerate(deals)
     ]
     with writing(db) as connection:
@@ -300,26 +293,25 @@ def answered(db: Connection, drill_ids: list[int]) -> dict[int, Row[Any]]:
 
 
 def record_answer(
-    db: Connection, drill: Row[Any], given: dict[str, Any], day: str
-) -> tuple[Grade, float]:
-    """Grade ``given``, store it with the tallies as answered on ``day`` and commit.
+    db: Connection, drill: Row[Any], given: dict[str, Any], day: str, now: float
+) -> answers.MarkedAnswer:
+    """Mark ``given`` (:func:`trainer.answers.mark`), store it with the tallies and commit.
 
-    ``day`` is the player's (:func:`web.clock.players_today`).
-
-    Returns:
-        The verdict and the seconds the answer took.
+    It is stored as answered at ``now``, on the player's ``day``.
 
     Raises:
         InvalidAnswerError: for a malformed answer (nothing is stored).
         sqlalchemy.exc.IntegrityError: when the drill already has an answer.
     """
-    verdict = grade(Deal.from_json(drill.deal), given)
-    now = time.time()
-    seconds = min(now - drill.dealt_at, _MAX_SECONDS, _shown_for(given))
-    review_at = None
-    if not verdict.correct and drill.mode != "daily":
-        review_at = now + REVIEW_AFTER[min(drill.repeat, len(REVIEW_AFTER) - 1)]
-    missed = sorted(c.value for c in verdict.missed_categories)
+    marked = answers.mark(
+        Deal.from_json(drill.deal),
+        given,
+        dealt_at=drill.dealt_at,
+        now=now,
+        repeat=drill.repeat,
+        daily=drill.mode == "daily",
+    )
+    verdict = marked.grade
     answer = {
         "drill_id": drill.id,
         "player_id": drill.player_id,
@@ -327,61 +319,22 @@ def record_answer(
         "correct": verdict.correct,
         "claimed": verdict.claimed,
         "total": verdict.total,
-        "seconds": seconds,
+        "seconds": marked.seconds,
         "answered_at": now,
         "day": day,
-        "given": _checked_fields(drill.kind, given),
-        "missed": ",".join(missed),
-        "review_at": review_at,
+        "given": marked.fields,
+        "missed": ",".join(sorted(c.value for c in verdict.missed_categories)),
+        "review_at": marked.review_at,
     }
+    present = parse_categories(drill.categories)
     added = _skill_rows(
-        drill.player_id,
-        weak_spots.tally(
-            [(parse_categories(drill.categories), verdict.missed_categories, seconds)]
-        ),
+        drill.player_id, weak_spots.tally([(present, verdict.missed_categories, marked.seconds)])
     )
     with writing(db) as connection:
         connection.execute(_INSERT_ANSWER, answer)
         if added:
             connection.execute(_skills_upsert(connection.dialect.name), added)
-    return verdict, seconds
-
-
-def _shown_for(given: dict[str, Any]) -> float:
-    """Seconds the page says the drill was on screen (``"seconds"``), or no limit.
-
-    The server's clock runs from the deal; a daily challenge is dealt all at once, so the
-    page's own timer is what separates its six answers. It can only shorten the server's.
-
-    Raises:
-        InvalidAnswerError: when ``"seconds"`` is given but is not a number.
-    """
-    shown = given.get("seconds")
-    if shown is None:
-        return _MAX_SECONDS
-    if isinstance(shown, bool) or not isinstance(shown, int | float):
-        raise InvalidAnswerError(f"'seconds' must be a number, got {shown!r}")
-    if shown < FASTEST_ANSWER:
-        raise InvalidAnswerError(
-            f"That was too fast: under {FASTEST_ANSWER:g} seconds after the deal, before anyone "
-            "could count the cards. Count them, then answer."
-        )
-    return float(shown)
-
-
-def _checked_fields(kind: str, given: dict[str, Any]) -> dict[str, Any]:
-    """The fields of ``given`` that the grading and the API checked: what is stored.
-
-    They are the answer its kind is graded on (a discard with its crib model), ``seconds`` and
-    ``muggins``; anything else a client sent is not stored.
-    """
-    if kind == "discard":
-        answer: tuple[str, ...] = ("discard", "crib_model")
-    elif kind in ("hand", "crib") and given.get("by_kind") is not None:
-        answer = ("by_kind",)
-    else:
-        answer = ("points",)
-    return {name: given[name] for name in (*answer, "seconds", "muggins") if name in given}
+    return marked
 
 
 @functools.cache
@@ -429,8 +382,8 @@ def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str,
     ]
 
 
-def purge(db: Connection) -> tuple[int, int]:
-    """Delete expired unanswered drills and idle guests with no answers.
+def purge(db: Connection, now: float) -> tuple[int, int]:
+    """Delete expired unanswered drills and idle guests with no answers, as of ``now``.
 
     Drills go an hour after they expire (:data:`EXPIRES_AFTER`); guests once
     :data:`GUEST_IDLE_FOR` has passed since they were made and since their last deal, with
@@ -439,7 +392,6 @@ def purge(db: Connection) -> tuple[int, int]:
     Returns:
         The numbers of drills and guests deleted.
     """
-    now = time.time()
     found = db.execute(_EXPIRED, {"before": now - EXPIRES_AFTER - _PURGE_MARGIN})
     stale, drills = list(found.scalars()), 0
     for start in range(0, len(stale), _PURGE_BATCH):
@@ -460,22 +412,22 @@ class PurgeSchedule:
 
     def __init__(self) -> None:
         self.due = 0.0
-        """When the next purge is due (``time.time()``)."""
+        """When the next purge is due (seconds since the epoch)."""
         self._running = threading.Lock()
 
-    def run_if_due(self, db: Connection) -> tuple[int, int] | None:
-        """Purge if it is due and no other thread is purging: what :func:`purge` returns.
+    def run_if_due(self, db: Connection, now: float) -> tuple[int, int] | None:
+        """Purge if it is due at ``now`` and no other thread is purging: what :func:`purge` returns.
 
         A purge that fails is logged and waits for the next hour; the deal that ran it goes on.
         """
-        if time.time() < self.due or not self._running.acquire(blocking=False):
+        if now < self.due or not self._running.acquire(blocking=False):
             return None
         try:
-            self.due = time.time() + PURGE_EVERY
-            return purge(db)
+            self.due = now + PURGE_EVERY
+            return purge(db, now)
         except (SQLAlchemyError, DatabaseUnavailable):
             db.rollback()
-            current_app.logger.exception("the hourly purge failed; it runs again in an hour")
+            _log.exception("the hourly purge failed; it runs again in an hour")
             return None
         finally:
             self._running.release()

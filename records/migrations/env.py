@@ -1,6 +1,6 @@
-"""Alembic's environment: migrations run on the connection :mod:`web.schema` hands over.
+"""Alembic's environment: migrations run on the connection :mod:`records.schema` hands over.
 
-:func:`web.schema.upgrade` opens the connection, takes the lock that serializes upgrades and
+:func:`records.schema.upgrade` opens the connection, takes the lock that serializes upgrades and
 passes the connection in ``config.attributes["connection"]``; the migrations run inside its
 transaction (all of them or none on PostgreSQL, whose DDL is transactional).
 """
@@ -10,8 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-import web.models  # noqa: F401  (registers the tables on Base.metadata)
-from web.db import Base
+from records.models import Base
 
 connection: Connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata)

@@ -6,7 +6,7 @@ and servers there are; with ``memory://`` each worker process counts on its own.
 requests a limit is about use it (account form posts, a deal that makes a guest): one indexed
 statement each, in a transaction of its own.
 
-A count lives in ``rate_counts`` (:class:`web.models.RateCount`): one row per key and window,
+A count lives in ``rate_counts`` (:class:`records.models.RateCount`): one row per key and window,
 the key stored as its SHA-256 (a key holds what a client sent, a username of any length or
 bytes, which a column might not take),
 incremented in one ``INSERT … ON CONFLICT DO UPDATE`` that starts the window again once it has
@@ -22,14 +22,14 @@ import hashlib
 import random
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from typing import Any, cast
 
 from limits.storage import Storage
-from sqlalchemy import Connection, Engine, Table, bindparam, case, delete, select
+from sqlalchemy import Connection, Table, bindparam, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from .database import Database, writing
 from .models import RateCount
 
 COUNTS = cast(Table, RateCount.__table__)
@@ -71,11 +71,11 @@ def _increment(dialect_name: str) -> Any:
 
 
 class DatabaseStorage(Storage):
-    """A ``limits`` storage on ``engine``'s ``rate_counts`` table: the ``database://`` scheme.
+    """A ``limits`` storage on ``database``'s ``rate_counts`` table: the ``database://`` scheme.
 
-    ``write_lock`` (the SQLite file's writer lock, :class:`web.db._WriteLock`) is held while
-    counting, as for every other write to a SQLite file. Never count while holding it. The
-    app passes both as storage options (:func:`web.limits.init_app`).
+    Counts are written as every other write (:func:`records.database.writing`: a SQLite file's
+    write lock is held while counting), so never count while holding that lock. Windows are
+    timed by ``clock`` (``time.time``). The app passes both as storage options.
     """
 
     STORAGE_SCHEME = [SCHEME]  # noqa: RUF012 (the base class declares it a list)
@@ -84,12 +84,13 @@ class DatabaseStorage(Storage):
         self,
         uri: str | None = None,
         *,
-        engine: Engine,
-        write_lock: Callable[[], AbstractContextManager[None]] | None = None,
+        database: Database,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(uri)
-        self.engine = engine
-        self.write_lock = write_lock or contextlib.nullcontext
+        self.database = database
+        self.engine = database.engine
+        self.clock = clock
 
     @property
     def base_exceptions(self) -> type[Exception]:
@@ -98,7 +99,7 @@ class DatabaseStorage(Storage):
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Connection]:
-        with self.write_lock(), self.engine.begin() as connection:
+        with self.engine.connect() as connection, writing(connection):
             yield connection
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
@@ -106,7 +107,7 @@ class DatabaseStorage(Storage):
 
         Once its window has ended, a new one of ``expiry`` seconds starts from ``amount``.
         """
-        now = time.time()
+        now = self.clock()
         values = {"key": _stored(key), "amount": amount, "now": now, "expires_at": now + expiry}
         with self._writing() as connection:
             count = connection.execute(_increment(self.engine.dialect.name), values).scalar_one()
@@ -117,14 +118,14 @@ class DatabaseStorage(Storage):
     def get(self, key: str) -> int:
         """``key``'s count in its current window (0 when it has ended)."""
         with self.engine.connect() as connection:
-            count = connection.scalar(_COUNT, {"key": _stored(key), "now": time.time()})
+            count = connection.scalar(_COUNT, {"key": _stored(key), "now": self.clock()})
         return int(count or 0)
 
     def get_expiry(self, key: str) -> float:
         """When ``key``'s window ends (now, when it has none)."""
         with self.engine.connect() as connection:
             expires_at = connection.scalar(_EXPIRY, {"key": _stored(key)})
-        return time.time() if expires_at is None else float(expires_at)
+        return self.clock() if expires_at is None else float(expires_at)
 
     def check(self) -> bool:
         """Whether the database answers."""

@@ -6,9 +6,11 @@ import secrets
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from .db import Base
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
 
 
 class Player(Base):
@@ -94,7 +96,7 @@ class Skill(Base):
 
 
 class RateCount(Base):
-    """One rate limit's count for one key in its current window (:mod:`web.limit_storage`)."""
+    """One rate limit's count for one key in its current window (:mod:`records.limit_storage`)."""
 
     __tablename__ = "rate_counts"
 

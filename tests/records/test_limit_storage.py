@@ -1,33 +1,36 @@
-"""Rate-limit counts in the database (``web.limit_storage``): windows, concurrency, clean-up."""
+"""Rate-limit counts in the database (``records.limit_storage``): windows, concurrency, clean-up."""
 
 from __future__ import annotations
 
 import threading
-from types import SimpleNamespace
+from collections.abc import Iterator
 
 import pytest
-from flask import Flask
 from sqlalchemy import func, inspect, select
 
-from web import create_app, limit_storage
-from web.db import make_engine
-from web.limit_storage import COUNTS, DatabaseStorage, _stored
+from records import limit_storage
+from records.database import Database
+from records.limit_storage import COUNTS, DatabaseStorage, _stored
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+def clock() -> list[float]:
     """The storage's clock, set by the test: ``clock[0]`` is now."""
-    now = [1_000_000.0]
-    monkeypatch.setattr(limit_storage, "time", SimpleNamespace(time=lambda: now[0]))
-    return now
+    return [1_000_000.0]
 
 
 @pytest.fixture
-def storage(app: Flask) -> DatabaseStorage:
-    """The app's storage (its database, its write lock)."""
-    found = app.extensions["crib_limits"].storage
-    assert isinstance(found, DatabaseStorage)
-    return found
+def opened(database_url: str) -> Iterator[Database]:
+    """The test's database, opened."""
+    database = Database(database_url)
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def storage(opened: Database, clock: list[float]) -> DatabaseStorage:
+    """A storage on the test's database, timed by ``clock``."""
+    return DatabaseStorage(database=opened, clock=lambda: clock[0])
 
 
 def _rows(storage: DatabaseStorage) -> int:
@@ -59,12 +62,13 @@ def test_any_key_can_be_counted(storage: DatabaseStorage) -> None:
         assert storage.get(key) == 1
 
 
-def test_concurrent_tries_from_several_processes_are_all_counted(app: Flask) -> None:
-    """Threads on two apps (each its own engine, as two worker processes have) add up exactly."""
-    other = create_app(
-        {"SECRET_KEY": "t", "DATABASE_URL": app.config["DATABASE_URL"], "TESTING": True}
-    )
-    storages = [server.extensions["crib_limits"].storage for server in (app, other)]
+def test_concurrent_tries_from_several_processes_are_all_counted(
+    opened: Database, database_url: str
+) -> None:
+    """Threads on two database objects (each its own engine and lock, as two worker processes
+    have) add up exactly."""
+    other = Database(database_url)
+    storages = [DatabaseStorage(database=database) for database in (opened, other)]
 
     def hit(storage: DatabaseStorage) -> None:
         for _ in range(25):
@@ -76,7 +80,7 @@ def test_concurrent_tries_from_several_processes_are_all_counted(app: Flask) -> 
     for thread in threads:
         thread.join()
     assert storages[0].get("shared") == storages[1].get("shared") == 100
-    other.extensions["crib_engine"].dispose()
+    other.dispose()
 
 
 def test_ended_windows_are_deleted(
@@ -106,8 +110,8 @@ def test_clear_reset_and_check(storage: DatabaseStorage) -> None:
 
 def test_check_is_false_when_the_database_cannot_be_reached() -> None:
     """A storage on a database that is not there says so (rather than raising)."""
-    missing = DatabaseStorage(engine=make_engine("sqlite:////nonexistent/folder/trainer.sqlite"))
-    assert missing.check() is False
+    nowhere = Database("postgresql+psycopg://crib@127.0.0.1:1/nowhere?connect_timeout=2")
+    assert DatabaseStorage(database=nowhere).check() is False
 
 
 def test_the_clean_up_finds_ended_windows_by_index(storage: DatabaseStorage) -> None:

@@ -1,4 +1,4 @@
-"""The database schema's version: the Alembic migrations in ``web/migrations``.
+"""The database schema's version: the Alembic migrations in ``records/migrations``.
 
 A new, empty database is brought to the latest schema when the app starts (so the default
 SQLite file needs no setup). A database with the trainer's tables at an older version, or
@@ -44,7 +44,7 @@ def _config(connection: Connection | None = None) -> Config:
 def head() -> str:
     """The latest revision: the schema this trainer needs."""
     revision = ScriptDirectory.from_config(_config()).get_current_head()
-    assert revision is not None, "web/migrations has no revisions"
+    assert revision is not None, "records/migrations has no revisions"
     return revision
 
 

@@ -1,0 +1,111 @@
+"""Players: guests, accounts, their session keys and versions, and merging a guest into one.
+
+A player is a guest (no username) or an account. Each has a random session key, given when it
+is made and never given again, and a session version that revoking its sessions bumps (log
+out, register, a new password): a session is the player's only while it carries both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Row, bindparam, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .database import writing
+from .drills import rebuild_skills
+from .errors import NameTakenError
+from .models import Answer, Drill, Player
+
+_SESSION = select(Player.session_version, Player.session_key, Player.created_at).where(
+    Player.id == bindparam("id")
+)
+_NEW_PLAYER = insert(Player).values(session_version=0).returning(*Player.__table__.c)
+_BUMP_VERSION = (
+    update(Player)
+    .where(Player.id == bindparam("player_id"))
+    .values(session_version=Player.session_version + 1)
+    .returning(*Player.__table__.c)
+)
+"""Revoke the player's sessions (and give back the player's row); ``.values()`` adds changes."""
+
+
+def session_of(db: Connection, player_id: int) -> Row[int, str, float] | None:
+    """What a session of ``player_id`` must match: its version, key and creation time."""
+    return db.execute(_SESSION, {"id": player_id}).first()
+
+
+def get(db: Connection, player_id: int) -> Row[Any] | None:
+    """The player with this id, if any."""
+    return db.execute(select(Player).where(Player.id == player_id)).first()
+
+
+def by_name(db: Connection, username: str) -> Row[Any] | None:
+    """The account named ``username``, if any."""
+    return db.execute(select(Player).where(Player.username == username)).first()
+
+
+def new_guest(db: Connection, now: float) -> Row[Any]:
+    """Make a guest player at ``now``."""
+    with writing(db) as connection:
+        return connection.execute(_NEW_PLAYER, {"created_at": now}).one()
+
+
+def register(
+    db: Connection, username: str, password_hash: str, now: float, guest_id: int | None = None
+) -> Row[Any]:
+    """Make the account ``username``: the guest ``guest_id`` becomes it, or a new player.
+
+    A guest keeps its progress; its sessions are revoked, so its old cookie does not act as
+    the account. The unique username is the check, so two registrations racing for one name
+    cannot both win.
+
+    Raises:
+        NameTakenError: the name is another player's (nothing is changed).
+    """
+    account = {"username": username, "password_hash": password_hash}
+    try:
+        with writing(db) as connection:
+            if guest_id is None:
+                return connection.execute(_NEW_PLAYER, {"created_at": now, **account}).one()
+            return connection.execute(
+                _BUMP_VERSION.values(**account), {"player_id": guest_id}
+            ).one()
+    except IntegrityError:
+        raise NameTakenError(f"The username {username!r} is taken.") from None
+
+
+def revoke_sessions(db: Connection, player_id: int, **changes: Any) -> Row[Any]:
+    """End every session of the player (bump its version), with ``changes`` to its row.
+
+    Returns:
+        The player's row as it is now.
+    """
+    with writing(db) as connection:
+        statement = _BUMP_VERSION.values(**changes) if changes else _BUMP_VERSION
+        return connection.execute(statement, {"player_id": player_id}).one()
+
+
+def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:
+    """Move a guest's drills and answers to ``player_id`` and delete the guest; nothing is lost.
+
+    Where both played the same day's challenge, the account's stays the daily one and the
+    guest's deals (with their answers) are kept as practice.
+    """
+    taken = select(Drill.daily_date).where(
+        Drill.player_id == player_id, Drill.daily_date.is_not(None)
+    )
+    with writing(db) as connection:
+        connection.execute(
+            update(Drill)
+            .where(Drill.player_id == guest_id, Drill.daily_date.in_(taken))
+            .values(mode="practice", daily_date=None, position=None)
+        )
+        connection.execute(
+            update(Drill).where(Drill.player_id == guest_id).values(player_id=player_id)
+        )
+        connection.execute(
+            update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id)
+        )
+        connection.execute(delete(Player).where(Player.id == guest_id))
+        rebuild_skills(connection, player_id)

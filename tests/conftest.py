@@ -1,0 +1,3 @@
+"""The suite's shared fixtures: the databases (:mod:`tests.databases`)."""
+
+pytest_plugins = ["tests.databases"]
