@@ -34,11 +34,9 @@ import cv2
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.reader import DetectedCard
+    from vision.detection import DetectedCard, Outline
 
 Box = tuple[float, float, float, float]
-Outline = tuple[tuple[float, float], tuple[float, float], float]
-"""A turned rectangle as OpenCV gives it: centre (x, y), size (width, height), angle (degrees)."""
 Bodies = tuple[list[int | None], np.ndarray, np.ndarray, float]
 """Each card's body label, the label image, OpenCV's statistics of each body, and the label
 image's pixels per photo pixel (:func:`_bodies`)."""

@@ -46,13 +46,8 @@ from typing import Any
 
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX
-from vision.quantize import (
-    CALIBRATION_SCENES,
-    CALIBRATION_SEED,
-    DET_ONNX,
-    INT8_ONNX,
-    quantize_detector,
-)
+from vision.detection import DET_ONNX, INT8_ONNX
+from vision.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, quantize_detector
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
 """Where each chunk's folder and the kept figures go."""

@@ -32,8 +32,7 @@ from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 
 if TYPE_CHECKING:
-    from vision.bodies import Outline
-    from vision.reader import DetectedCard
+    from vision.detection import DetectedCard, Outline
 
 CLEAR_GAP = 1.25
 """A cut between groups must be this many times longer than the longest link kept inside one

@@ -9,9 +9,10 @@ decoding and the convolutions that write its box distances and scores stay in fl
 grouped without a question right, where quantizing those convolutions too let two more through
 (model card, "Speed"). On this CPU (AVX-512 VNNI) a pass costs 43 ms against 88 to 94 ms.
 
-The copy records the SHA-256 of the float model it was made from (:data:`SOURCE_KEY` in its
-metadata); :func:`load_detector` serves it only while that matches, so a folder given a new
-detector but not a new copy reads in float, never with a stale copy.
+The copy records the SHA-256 of the float model it was made from
+(:data:`vision.detection.SOURCE_KEY` in its metadata); :func:`vision.detection.load_detector`
+serves it only while that matches, so a folder given a new detector but not a new copy reads in
+float, never with a stale copy.
 
 Usage (the calibration scenes' seed is used by nothing else):
     python -m vision.synth.generate --out datasets/calib90 --n 64 --seed 90 --val-frac 1
@@ -21,7 +22,6 @@ Usage (the calibration scenes' seed is used by nothing else):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import tempfile
@@ -30,47 +30,16 @@ from typing import Any
 
 import numpy as np
 
-DET_ONNX = "index_detector.onnx"
-"""The detector (float32): what training exports and fine-tunes from."""
-INT8_ONNX = "index_detector.int8.onnx"
-SOURCE_KEY = "quantized_from_sha256"
-"""Metadata key of the int8 copy: the SHA-256 of the float model it was made from."""
+from vision.detection import DET_ONNX, INT8_ONNX, SOURCE_KEY, file_sha256, letterbox
+
 CALIBRATION_SCENES = 64
 """Scenes whose activations set the int8 ranges."""
 CALIBRATION_SEED = 90
 """Seed of the calibration scenes (no training, choosing or benchmark set uses it)."""
 
 
-def file_sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def load_detector(models_dir: Path, session_options: Any, int8: bool = True) -> tuple[Any, Path]:
-    """The onnxruntime session of a folder's detector: its int8 copy when current, else float.
-
-    Args:
-        models_dir (Path): Folder with :data:`DET_ONNX` (and maybe :data:`INT8_ONNX`).
-        session_options: onnxruntime session options (threads) shared with the reader.
-        int8 (bool): Serve the int8 copy when the folder holds one made from its float model.
-
-    Returns:
-        (tuple[onnxruntime.InferenceSession, Path]): The detector and the file it was loaded from.
-    """
-    import onnxruntime as ort
-
-    providers = ["CPUExecutionProvider"]
-    source, copy = models_dir / DET_ONNX, models_dir / INT8_ONNX
-    if int8 and copy.exists():
-        session = ort.InferenceSession(str(copy), session_options, providers=providers)
-        if session.get_modelmeta().custom_metadata_map.get(SOURCE_KEY) == file_sha256(source):
-            return session, copy
-    return ort.InferenceSession(str(source), session_options, providers=providers), source
-
-
 def calibration_inputs(data: Path, size: int, limit: int = CALIBRATION_SCENES) -> list[np.ndarray]:
     """The detector's inputs for the first ``limit`` validation scenes of a generated set."""
-    from vision.reader import letterbox
     from vision.synth.generate import scene_image
 
     scenes = (data / "meta" / "val.jsonl").read_text().splitlines()[:limit]

@@ -19,7 +19,7 @@ Photos given as bytes or paths are checked and decoded by :mod:`vision.upload`, 
 is 13 to 21 cards, and spurious uncertain readings count too, so the app never does).
 
 How it reads: the detector (its int8 copy when the folder holds a current one:
-:mod:`vision.quantize`) finds printed corner indices (rank + suit, one class) on the whole photo
+:mod:`vision.detection`) finds printed corner indices (rank + suit, one class) on the whole photo
 letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for small
 indices); each index is cut from the full-resolution photo and named by the classifier (52 cards +
 "none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and the four
@@ -50,7 +50,7 @@ import cv2
 import numpy as np
 
 from vision import CARDS, MODELS_DIR
-from vision.bodies import Outline, with_bodies
+from vision.bodies import with_bodies
 from vision.certainty import (
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
@@ -61,56 +61,9 @@ from vision.certainty import (
 )
 from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
+from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
-from vision.quantize import load_detector
 from vision.upload import decode_upload
-
-
-@dataclass(frozen=True)
-class DetectedCard:
-    """One card read from a photo.
-
-    Attributes:
-        card (str): Card code such as ``"5H"`` or ``"10D"`` (best guess even when uncertain).
-        confidence (float): Probability of that identity, in [0, 1].
-        box (tuple[float, float, float, float]): Corner-index box x1, y1, x2, y2 in image pixels.
-        uncertain (bool): True when the identity is not trusted (low confidence).
-        corners (tuple[tuple[float, float, float, float], ...]): Every corner index of this card
-            that was read (``box`` is the surest of them); empty when not recorded.
-        body (int | None): The stretch of card face its indices lie on: cards with the same
-            body overlap or touch (:mod:`vision.bodies`); None when not found.
-        choices (tuple[str, ...]): The identities the classifier found likely
-            (:data:`CHOICE_ABOVE`), best first: ``card`` and, when unsure, what else it may be;
-            empty when not recorded.
-        outline (Outline | None): Where the card lies, when it lies alone on its body: the
-            body's rectangle (:mod:`vision.bodies`); None otherwise.
-    """
-
-    card: str
-    confidence: float
-    box: tuple[float, float, float, float]
-    uncertain: bool = False
-    corners: tuple[tuple[float, float, float, float], ...] = ()
-    body: int | None = None
-    choices: tuple[str, ...] = ()
-    outline: Outline | None = None
-
-    @property
-    def center(self) -> tuple[float, float]:
-        """Centre of the box."""
-        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
-
-    @property
-    def position(self) -> tuple[float, float]:
-        """Where the card lies: the middle of its corner indices read, else its box's centre.
-
-        The middle of two opposite corners is the card's centre.
-        """
-        if not self.corners:
-            return self.center
-        xs = [(b[0] + b[2]) / 2 for b in self.corners]
-        ys = [(b[1] + b[3]) / 2 for b in self.corners]
-        return (sum(xs) / len(xs), sum(ys) / len(ys))
 
 
 @dataclass
@@ -174,27 +127,6 @@ def likeliest(probs: np.ndarray, classes: list[str]) -> tuple[str, ...]:
     best, rest = order[0], order[1:]
     likely = [k for k in rest if probs[k] > CHOICE_ABOVE][: MAX_CHOICES - 1]
     return tuple(classes[k] for k in (best, *likely))
-
-
-def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """The detector's input: ``img`` scaled to fit ``size`` x ``size`` on grey, RGB, in [0, 1].
-
-    Args:
-        img (np.ndarray): uint8 BGR image.
-        size (int): The detector's input side.
-
-    Returns:
-        (tuple[np.ndarray, float, tuple[int, int]]): The (1, 3, size, size) float32 tensor, the
-            scale applied and the padding (x, y) in pixels.
-    """
-    h, w = img.shape[:2]
-    s = size / max(h, w)
-    nw, nh = max(1, round(w * s)), max(1, round(h * s))
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    px, py = (size - nw) // 2, (size - nh) // 2
-    canvas[py : py + nh, px : px + nw] = cv2.resize(img, (nw, nh), interpolation=interp)
-    return canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, s, (px, py)
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
@@ -302,7 +234,7 @@ class CardReader:
         context (bool): Weigh each reading with the card face around its index when the folder
             holds a context model (``card_context.onnx``, :mod:`vision.context`).
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
-            :mod:`vision.quantize`) when the folder holds one made from its float model.
+            :mod:`vision.detection`) when the folder holds one made from its float model.
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).

@@ -32,7 +32,7 @@ import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
 from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
-from vision.quantize import DET_ONNX
+from vision.detection import DET_ONNX
 
 if TYPE_CHECKING:
     import torch

@@ -11,14 +11,8 @@ import onnxruntime as ort
 import pytest
 
 from vision import MODELS_DIR
-from vision.quantize import (
-    DET_ONNX,
-    INT8_ONNX,
-    SOURCE_KEY,
-    file_sha256,
-    load_detector,
-    quantize_detector,
-)
+from vision.detection import DET_ONNX, INT8_ONNX, SOURCE_KEY, file_sha256, load_detector
+from vision.quantize import quantize_detector
 from vision.reader import CardReader
 from vision.synth.generate import box_iou, generate
 
