@@ -69,8 +69,6 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
     from ultralytics.nn.modules import Conv
     from ultralytics.nn.tasks import DetectionModel
 
-    from vision.train import identity_batch_norm
-
     weights = {
         t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
         for t in onnx.load(str(onnx_path)).graph.initializer
@@ -102,6 +100,18 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
             block.bn.weight.copy_(torch.sqrt(variance + block.bn.eps))
             block.bn.bias.copy_(bias + mean)
     return model
+
+
+def identity_batch_norm(bn: torch.nn.BatchNorm2d, bias: torch.Tensor) -> None:
+    """Make ``bn`` add ``bias`` and nothing else in eval mode (call under ``torch.no_grad``).
+
+    That is what an ONNX export left of a batch norm it folded into the convolution before it,
+    ``bias`` being the folded bias.
+    """
+    bn.running_mean.zero_()
+    bn.running_var.fill_(1.0 - bn.eps)
+    bn.weight.fill_(1.0)
+    bn.bias.copy_(bias)
 
 
 def _fill(target: torch.Tensor, tensor: torch.Tensor, onnx_path: Path) -> None:

@@ -33,6 +33,12 @@ import numpy as np
 from vision import MODELS_DIR, REPO_ROOT
 from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
 from vision.detection import DET_ONNX
+from vision.detector_init import (
+    calibration_photos,
+    detector_from_onnx,
+    identity_batch_norm,
+    save_checkpoint,
+)
 
 if TYPE_CHECKING:
     import torch
@@ -171,8 +177,6 @@ def train_detector(
 
 def _rebuilt(onnx_path: Path, data: Path, imgsz: int, checkpoint: Path) -> Path:
     """The exported detector as a checkpoint to fine-tune, its batch norms set on ``data``."""
-    from vision.detector_init import calibration_photos, detector_from_onnx, save_checkpoint
-
     photos = calibration_photos(data, imgsz)
     return save_checkpoint(detector_from_onnx(onnx_path, photos), checkpoint)
 
@@ -250,18 +254,6 @@ def _hard_light(x: torch.Tensor, p: float) -> torch.Tensor:
         offset = (15 + 45 * torch.rand(len(bright), 1, 1, 1, device=dev)) / 255
         x = x.index_copy(0, bright, (x[bright] * gain + offset).clamp(0, 1))
     return x
-
-
-def identity_batch_norm(bn: torch.nn.BatchNorm2d, bias: torch.Tensor) -> None:
-    """Make ``bn`` add ``bias`` and nothing else in eval mode (call under ``torch.no_grad``).
-
-    That is what an ONNX export left of a batch norm it folded into the convolution before it,
-    ``bias`` being the folded bias.
-    """
-    bn.running_mean.zero_()
-    bn.running_var.fill_(1.0 - bn.eps)
-    bn.weight.fill_(1.0)
-    bn.bias.copy_(bias)
 
 
 def load_onnx_weights(model: torch.nn.Module, onnx_path: Path) -> None:
