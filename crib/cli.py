@@ -20,6 +20,8 @@ import web.cli
 from trainer.cli import os_error_words
 from trainer.errors import CribbageError
 
+from . import settings
+
 EXIT_USAGE = 2
 """Exit status for bad input, as argparse uses for a bad command line."""
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
@@ -33,7 +35,34 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for package in (trainer.cli, vision.cli, web.cli):
         package.add_commands(commands)
+    listing = commands.add_parser(
+        "settings",
+        help="list the trainer's settings and the values in force",
+        description="Every setting (CRIB_<NAME> in the environment), its value and what it does;"
+        " exit status 2 when one is bad.",
+    )
+    listing.set_defaults(run=_settings)
     return parser
+
+
+def _settings(_args: argparse.Namespace, out: TextIO) -> int:
+    """``crib settings``: each setting, its value from the environment (or its default), its help.
+
+    A bad value is named on standard error too, and the exit status is 2.
+    """
+    status = 0
+    for setting in settings.SETTINGS:
+        raw = os.environ.get(setting.variable)
+        if raw is None:
+            shown = f"{setting.default} (default)"
+        else:
+            try:
+                shown = f"{setting.value(raw)} (set)"
+            except settings.SettingError as error:
+                print(f"crib settings: error: {error}", file=sys.stderr)
+                shown, status = f"{raw!r} (refused: {error})", EXIT_USAGE
+        print(f"{setting.variable} = {shown}\n    {setting.help}", file=out)
+    return status
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -46,9 +46,6 @@ _MAX_ID = 2**31 - 1
 HANDED_BACK_FOR = 3600.0
 """Seconds an unanswered drill is dealt again, rather than a new one, to a player asking for
 the same kind in practice (at the same difficulty): reloading the page deals no new rows."""
-DEALS_PER_MINUTE = 60
-"""New drills a player may be dealt in a minute (0 for no limit): one a second, faster than
-anyone counts a hand."""
 EXPIRES_AFTER = 86400.0
 """Seconds after its deal an unanswered practice or sprint drill can no longer be answered;
 it is then purged. Daily challenges do not expire (they close with their date)."""
@@ -174,7 +171,7 @@ def deal_next(
     rng: random.Random | None = None,
     *,
     now: float,
-    per_minute: int = DEALS_PER_MINUTE,
+    per_minute: int,
 ) -> Row[Any]:
     """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
 

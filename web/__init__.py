@@ -1,8 +1,9 @@
 """The web trainer: daily challenge, drills, progress, the score calculators, the photo page.
 
 ``create_app()`` is the factory (``flask --app web run`` for development; ``crib serve`` runs
-it on gunicorn, see :mod:`web.serve`). Settings: ``CRIB_SECRET_KEY`` and ``CRIB_DATABASE_URL``
-in the environment, or ``SECRET_KEY`` and ``DATABASE_URL`` in ``instance/config.py``.
+it on gunicorn, see :mod:`web.serve`). Its settings are :mod:`crib.settings`'s table
+(``crib settings`` lists them): ``CRIB_<NAME>`` in the environment, or ``NAME`` in
+``instance/config.py``.
 
 Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``, ``/history``),
 ``practice`` (``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``,
@@ -30,31 +31,31 @@ def create_app(
 ) -> Flask:
     """Build the app: config, instance folder, database, blueprints.
 
-    Config comes from ``test_config`` when given, otherwise from ``instance/config.py`` and the
-    environment (``CRIB_SECRET_KEY``, ``CRIB_DATABASE_URL``). A new, empty database gets the
-    schema; ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
+    The settings (:mod:`crib.settings`) come from the environment and ``instance/config.py``,
+    or from ``test_config`` when given (its values as the settings would give them; ``CLOCK``:
+    the app's clock, ``time.time`` by default). A new, empty database gets the schema;
+    ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
 
     Raises:
+        crib.settings.SettingError: a setting's value is bad (its message names it).
         records.schema.SchemaError: the database's schema is behind (or unknown).
     """
-    from flask import Flask
+    from flask import Config, Flask
 
-    from records.drills import DEALS_PER_MINUTE
+    from crib import settings
 
     from . import sessions
 
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(
-        DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite"),
-        MAX_CONTENT_LENGTH=10 * 1024 * 1024,
-        DEALS_PER_MINUTE=DEALS_PER_MINUTE,
-        **sessions.DEFAULTS,
-    )
+    app.config.from_mapping(sessions.DEFAULTS)
+    app.config.from_mapping({s.name: s.default for s in settings.SETTINGS})
+    app.config["DATABASE_URL"] = "sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite")
     if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.from_prefixed_env("CRIB")
+        config_file = Config(app.instance_path)
+        config_file.from_pyfile("config.py", silent=True)
+        app.config.from_mapping(settings.read(config_file))
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -73,7 +74,7 @@ def create_app(
         app.register_blueprint(blueprint)
     limits.init_app(app)  # after the views: it guards their routes
     # Outermost, so that everything within sees the client's address, not the proxy's.
-    trust_proxies(app, int(app.config.get("TRUSTED_PROXIES", 0)))
+    trust_proxies(app, app.config["TRUSTED_PROXIES"])
     return app
 
 

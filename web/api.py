@@ -124,7 +124,7 @@ def next_drill() -> dict[str, Any]:
     mode = choice("mode", ("practice", "sprint"), "practice")
     now = clock.now()
     current_app.extensions["crib_purges"].run_if_due(get_db(), now)
-    per_minute = int(current_app.config["DEALS_PER_MINUTE"])
+    per_minute: int = current_app.config["DEALS_PER_MINUTE"]
     drill = as_player(
         lambda db, player_id: drills.deal_next(
             db, player_id, kind, level, mode, now=now, per_minute=per_minute

@@ -24,11 +24,6 @@ from .players import current_player, session_player_id, sign_in, sign_out
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
-PASSWORD_HASH_METHOD = "scrypt"
-"""How new passwords are hashed (werkzeug's ``generate_password_hash`` method: scrypt, N=2**15,
-r=8, p=1, about 75 ms of a core), unless the app's ``PASSWORD_HASH_METHOD`` setting names
-another: stronger parameters (``scrypt:65536:8:1``), or a cheap one for the test suite. Stored
-hashes name their method, so a change applies to new passwords and old ones still check."""
 
 
 def _password_matches(stored: str, password: str) -> bool:
@@ -37,7 +32,12 @@ def _password_matches(stored: str, password: str) -> bool:
 
 
 def _hash_method() -> str:
-    return str(current_app.config.get("PASSWORD_HASH_METHOD", PASSWORD_HASH_METHOD))
+    """The ``PASSWORD_HASH_METHOD`` setting: how new passwords are hashed.
+
+    scrypt by default, about 75 ms of a core; stored hashes name their method, so old
+    passwords still check.
+    """
+    return str(current_app.config["PASSWORD_HASH_METHOD"])
 
 
 def _hashed(password: str) -> str:

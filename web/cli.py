@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import TextIO
+
+from crib.settings import SETTINGS, SettingError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -27,6 +30,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "serve",
         help="run the web trainer",
         description="Run the web trainer on gunicorn (see docs/deployment.md).",
+        epilog="settings, from the environment (crib settings shows their values):\n"
+        + "\n".join(
+            textwrap.fill(
+                s.help, 100, initial_indent=f"  {s.variable:32} ", subsequent_indent=" " * 35
+            )
+            for s in SETTINGS
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument(
         "--host",
@@ -80,7 +91,6 @@ def _database_problem(command: str, error: Exception) -> int:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    from limits.errors import ConfigurationError
     from sqlalchemy.exc import OperationalError
 
     from records.schema import SchemaError
@@ -91,10 +101,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         server = prepare(args.host, args.port, args.workers, args.threads)
     except (SchemaError, OperationalError) as error:
         return _database_problem("serve", error)
-    except ConfigurationError as error:
-        print(f"crib serve: error: {error}", file=sys.stderr)
-        return EXIT_CANNOT_START
-    except ServeError as error:
+    except (SettingError, ServeError) as error:
         print(f"crib serve: error: {error}", file=sys.stderr)
         return EXIT_CANNOT_START
     print(f"The trainer is at http://{address(args.host, args.port)}/ (Ctrl+C stops it)", file=out)
@@ -113,7 +120,7 @@ def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
     try:
         database = create_app(prepare_schema=False).extensions["crib_database"]
         was = database.upgrade_schema()
-    except OperationalError as error:
+    except (OperationalError, SettingError) as error:
         return _database_problem("db upgrade", error)
     url = database.engine.url.render_as_string(hide_password=True)  # never the password
     if was == schema.head():

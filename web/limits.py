@@ -32,10 +32,10 @@ from flask import Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
 from gunicorn.http.errors import ParseException
-from limits import parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
+from crib.settings import SettingError
 from records import limit_storage
 
 from . import clock, errors, sessions
@@ -93,7 +93,14 @@ def _failed(response: Response) -> bool:
 
 
 def site_password_check_budget() -> str:
-    """The app's ``PASSWORD_CHECKS_SITE_WIDE`` setting (:func:`init_app` checks it)."""
+    """The ``PASSWORD_CHECKS_SITE_WIDE`` setting: password hashes for strangers on the site.
+
+    From however many addresses: failed log-ins from browsers that never logged in to the name,
+    and registrations, counted together; what guessers or account makers may spend in scrypt
+    (~0.1 s of a core each). Given in small steps (20 a minute at most), since a window's budget
+    is spent the moment it opens: 60 failed log-ins a minute cost the drills 6 s of a core at
+    once at the start of each minute.
+    """
     return str(current_app.config["PASSWORD_CHECKS_SITE_WIDE"])
 
 
@@ -126,14 +133,6 @@ ACCOUNT_TRIES_PER_CLIENT = "20 per minute;200 per hour"
 FAILED_LOGINS_PER_NAME_AND_CLIENT = "10 per 10 minutes;50 per day"
 """Failed log-ins for one username from one client: a guesser is slowed down, and the name is
 not locked for anybody else."""
-PASSWORD_CHECKS_SITE_WIDE = "5 per 15 seconds;300 per hour"
-"""Password hashes for strangers on the whole site, from however many addresses: failed
-log-ins from browsers that never logged in to the name, and registrations, counted together.
-What guessers or account makers may spend in scrypt (~0.1 s of a core each). Given in small
-steps (20 a minute at most), since a window's budget is spent the moment it opens: 60 failed
-log-ins a minute cost the drills 6 s of a core at once at the start of each minute. The default
-of the ``PASSWORD_CHECKS_SITE_WIDE`` setting (``CRIB_PASSWORD_CHECKS_SITE_WIDE``): a site where
-more players sign up or log in from new browsers may raise it."""
 REGISTRATIONS_PER_NAME = "5 per minute"
 """Registration posts for one username, from anywhere."""
 NEW_GUESTS_PER_CLIENT = "60 per hour"
@@ -301,43 +300,23 @@ DATABASE_STORAGE = f"{limit_storage.SCHEME}://"
 
 
 def init_app(app: Flask) -> None:
-    """Count with the storage the config names (the database by default), unless turned off.
+    """Count with the storage the settings name (the database by default), unless turned off.
 
     Call it once the database and the views are set up: it puts the limiter around each view
     a :class:`PostLimit` marked.
 
     Raises:
-        limits.errors.ConfigurationError: the storage setting names none the trainer can use,
-            or the site-wide budget is not a limit (each message names its setting).
+        crib.settings.SettingError: the storage setting names a scheme the ``limits`` package
+            does not know, or whose client library is missing.
     """
-    app.config.setdefault("RATELIMIT_STORAGE_URI", DATABASE_STORAGE)
-    enabled = str(app.config.get("RATELIMIT_ENABLED", True)).lower() not in ("false", "0")
-    app.config["RATELIMIT_ENABLED"] = enabled
     uri = app.config["RATELIMIT_STORAGE_URI"]
     database = {"database": app.extensions["crib_database"], "clock": app.extensions["crib_clock"]}
-    setting = "CRIB_RATELIMIT_STORAGE_URI"
-    if enabled and uri.startswith("async+"):  # limits' asyncio prefix
-        raise ConfigurationError(
-            f"{setting}: {uri} is an asyncio storage; the trainer needs another"
-        )
-    if uri.startswith(DATABASE_STORAGE) and uri != DATABASE_STORAGE:
-        raise ConfigurationError(
-            f"{setting}: {uri}: the trainer's own database is {DATABASE_STORAGE} alone"
-        )
-    budget = str(app.config.setdefault("PASSWORD_CHECKS_SITE_WIDE", PASSWORD_CHECKS_SITE_WIDE))
-    try:
-        parse_many(budget)
-    except ValueError:
-        raise ConfigurationError(
-            f"CRIB_PASSWORD_CHECKS_SITE_WIDE: {budget!r} is not a limit"
-            f" like {PASSWORD_CHECKS_SITE_WIDE!r}"
-        ) from None
     limiter = Limiter(client_key, storage_options=database if uri == DATABASE_STORAGE else {})
     try:
         limiter.init_app(app)
     except ConfigurationError as error:  # an unknown scheme, or its client library missing
         message = str(error).replace(f" : {uri}", "")
-        raise ConfigurationError(f"{setting}: {uri}: {message}") from None
+        raise SettingError(f"CRIB_RATELIMIT_STORAGE_URI: {uri}: {message}") from None
     app.extensions["crib_limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
     for endpoint, view in app.view_functions.items():

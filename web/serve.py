@@ -155,7 +155,7 @@ def prepare(host: str, port: int, workers: int, threads: int, *, app: str | None
     """
     if app is None:
         application = create_app()
-        check_host(host, int(application.config.get("TRUSTED_PROXIES", 0)))
+        check_host(host, application.config["TRUSTED_PROXIES"])
         _warm_up()
     else:
         application = import_string(app)

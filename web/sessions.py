@@ -113,11 +113,10 @@ def remember_device(username: str) -> None:
 DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
-    "SESSION_COOKIE_SECURE": "auto",
     "SESSION_REFRESH_EACH_REQUEST": True,
     "PERMANENT_SESSION_LIFETIME": LIFETIME,
 }
-"""The session settings, before the instance's config and the environment."""
+"""Flask's session options, fixed (``SESSION_COOKIE_SECURE`` is a setting: :mod:`crib.settings`)."""
 
 
 def init_app(app: Flask) -> None:

@@ -14,8 +14,9 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 
 import records.drills
+from crib.settings import BY_NAME
 from records.database import writing
-from records.drills import DEALS_PER_MINUTE, EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
+from records.drills import EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
 from records.models import Answer, Drill, Player
 from web.db import get_db
 
@@ -23,6 +24,7 @@ from .conftest import Clock
 from .test_api import deal, right_points
 
 DAY = 86400.0
+DEALS_PER_MINUTE = BY_NAME["DEALS_PER_MINUTE"].default
 
 
 def _count(app: Flask, model: type[Drill] | type[Player] | type[Answer]) -> int:

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from benchmarks.photo_post import read_request
+from crib.settings import BY_NAME
 from records.limit_storage import DatabaseStorage
 from web import auth as auth_module
 from web import create_app, limits, sessions
@@ -405,7 +406,9 @@ def test_unknown_usernames_cost_the_same_hash_as_known_ones(
         return real_check(stored, password)
 
     monkeypatch.setattr(auth_module, "check_password_hash", recording_check)
-    scrypt = create_app({**app.config, "PASSWORD_HASH_METHOD": auth_module.PASSWORD_HASH_METHOD})
+    scrypt = create_app(
+        {**app.config, "PASSWORD_HASH_METHOD": BY_NAME["PASSWORD_HASH_METHOD"].default}
+    )
     try:
         AuthActions(scrypt.test_client()).register()
         costs = {}
@@ -416,7 +419,7 @@ def test_unknown_usernames_cost_the_same_hash_as_known_ones(
             assert len(checked) == 1, username
             costs[username] = checked[0]
         assert costs["nobody"] == costs["alice"]
-        assert costs["alice"].startswith(auth_module.PASSWORD_HASH_METHOD + ":")
+        assert costs["alice"].startswith(BY_NAME["PASSWORD_HASH_METHOD"].default + ":")
     finally:
         scrypt.extensions["crib_database"].dispose()
 
