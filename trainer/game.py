@@ -1,0 +1,586 @@
+"""A game kept on a cribbage board: the pegs, the show order, counting out and the lurch.
+
+Pure and deterministic: a :class:`Game` is an immutable state together with the append-only
+log of the moves that made it, and each move returns a new game. The cards are not tracked,
+only what the players peg; :mod:`trainer.pegging` and :mod:`trainer.show` score the cards.
+
+The rules, from the rule books in ``shared/seeds``:
+
+* **The board** (Drueke's booklet, 002): "Two pegs for each player should be used. Each hole
+  counts one point and when the second count is made instead of counting with the peg first
+  used, the second peg should be used. After this the holes should be pegged by moving the rear
+  peg ahead of the other." So the front peg is the score and the back peg the score before the
+  last count (:class:`Pegs`).
+* **Game and lurch** (002): "GAME consists of 61 or 121 points. If the winner reaches 61 before
+  his opponent gets 31, or 121 before the opponent gets 91, this is called a "Lurch" and is
+  considered as two games won." The first side to reach the end wins at once, in the play or
+  the show; points beyond the end are not kept (the front peg stops in the game hole).
+* **Three for last** (the five-card game, 001): "In the first hand of a new game, the
+  non-dealer counts three at starting, as a sort of set-off against the possession of crib by
+  the dealer." Pegged for the first non-dealer when a five-card game is set up; no seed gives
+  it to the six-card, three- or four-hand games.
+* **His heels** (000): "If starter is a jack (called His Heels) dealer scores 2 points
+  immediately. These points must be scored before dealer plays a card, otherwise he cannot
+  score them." (002 calls it "His Nobs".) Pegged by the dealer, 2 points, before any other
+  peg of the deal: the board does not see the cards, and no peg comes before the dealer's
+  first card in the two-hand games (pone's first card scores nothing). With three or four,
+  where the second player can pair before the dealer plays, that is stricter than the book.
+* **The show** (001, 003): the non-dealer ("pone") counts first ("the elder one scoring
+  four"), the dealer next, then "the crib is added up by the dealer". With three or four
+  players (no seed says) the hands are counted in turn from the dealer's left, as the play
+  goes, the dealer's last.
+* **The play** is not checked turn by turn: any seat may peg, for any reason (a go, a
+  penalty, points an opponent overlooked: "his opponent is entitled to take it", 002).
+* **The deal** passes to the left, the next seat; four players sit in two partnerships, seats
+  0 and 2 against 1 and 3, each partnership pegging on one side of the board.
+
+>>> game = Game.new("six-card", ["Ann", "Bob"], first_dealer=0)
+>>> game = game.peg(0, 2, "his heels").peg(1, 2, "fifteen two").peg(1, 1, "go")
+>>> game.board[1]
+Pegs(front=3, back=2)
+>>> game = game.show(1, 8).show(0, 12).show("crib", 4).next_deal()
+>>> game.scores, game.dealer, game.next_to_show
+((18, 11), 1, 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from .errors import CribbageError
+from .rules import FIVE_CARD, RuleSet, get_rules
+
+CRIB: Literal["crib"] = "crib"
+"""The crib, as :meth:`Game.show` is told it (the dealer counts it for his side)."""
+ShowTarget = int | Literal["crib"]
+"""What is shown: a seat's hand, or the crib."""
+
+GAME_LENGTHS = (61, 121)
+"""The games the rule book knows: "GAME consists of 61 or 121 points" (002)."""
+LURCH_LINES: dict[int, int] = {61: 31, 121: 91}
+"""The score a loser must reach not to be lurched: 31 in a game of 61, 91 in one of 121 (002);
+the line is drawn after hole 30 or 90 (the "skunk line" of later players)."""
+DOUBLE_SKUNK_LINES: dict[int, int] = {121: 61}
+"""Later players' double skunk: a loser who has not reached 61 in a game of 121 (no seed)."""
+MAX_SHOW = 29
+"""No hand or crib counts more than 29."""
+HEELS = "his heels"
+"""The reason for a jack turned as starter: 2 to the dealer."""
+HEELS_REASONS = frozenset({HEELS, "two for his heels", "heels", "his nobs"})
+"""Reasons read as his heels (002 calls the starter jack "His Nobs"), in any case."""
+THREE_FOR_LAST = "three for last"
+"""The reason for the five-card game's three to the first non-dealer."""
+THREE_FOR_LAST_POINTS = 3
+"""Three for last: "the non-dealer counts three at starting" (001)."""
+
+
+class GameError(CribbageError):
+    """A move the game cannot take: out of turn, out of order, or after the game is over."""
+
+
+class Phase(enum.Enum):
+    """When a move was made, and what kind it is."""
+
+    START = "start"
+    """Set-up: the five-card game's three for last (cannot be undone)."""
+    PLAY = "play"
+    """A peg during the play (his heels included): :meth:`Game.peg`."""
+    SHOW = "show"
+    """A hand or the crib counted: :meth:`Game.show`."""
+    DEAL = "deal"
+    """The deal passed to the left: :meth:`Game.next_deal`."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Pegs:
+    """A side's two pegs: ``front`` is the score, ``back`` the score before the last count.
+
+    >>> Pegs().moved(5, home=121).moved(3, home=121)
+    Pegs(front=8, back=5)
+    >>> Pegs(118, 110).moved(6, home=121)
+    Pegs(front=121, back=118)
+    """
+
+    front: int = 0
+    back: int = 0
+
+    def moved(self, points: int, *, home: int) -> Pegs:
+        """The pegs after ``points``: the back peg leapfrogs the front one, stopping at home."""
+        return Pegs(min(self.front + points, home), self.front)
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """One move in the log: who scored, how much, why, in which deal and phase."""
+
+    phase: Phase
+    """When: the start, the play, the show, or the deal passing."""
+    deal: int
+    """The deal it belongs to, from 1 (a deal's passing belongs to the new deal)."""
+    seat: int
+    """Who pegged: the seat (the crib: the dealer; a deal's passing: the new dealer)."""
+    side: int
+    """The side the points went to (the seat's partnership in four-hand)."""
+    points: int = 0
+    """Points claimed (0 for a hand that counts nothing, and for a deal's passing)."""
+    reason: str = ""
+    """What for: "fifteen two", "go", "31", "his heels", a hand's count, or free text."""
+    crib: bool = False
+    """Whether a show is the crib's."""
+    pegged: int = 0
+    """Holes the front peg moved: fewer than ``points`` when it reached the game hole."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON, with ``phase`` by name."""
+        data = dataclasses.asdict(self)
+        data["phase"] = self.phase.value
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """What a game is played with: the rules, the players, the first dealer, the length."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    """Each seat's player, in seating order (the next seat is on the left)."""
+    first_dealer: int = 0
+    length: int = 121
+    """Points to win: 61 or 121."""
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.names)
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether four play in two partnerships (seats 0 and 2 against 1 and 3)."""
+        return self.players == 4
+
+    @property
+    def sides(self) -> int:
+        """Sides on the board: each player, or two partnerships."""
+        return 2 if self.partnerships else self.players
+
+    @property
+    def three_for_last(self) -> bool:
+        """Whether the first non-dealer pegs three at the start (the five-card game, 001)."""
+        return self.rules.name == FIVE_CARD.name
+
+    @property
+    def lurch_line(self) -> int:
+        """The score a loser must reach not to be lurched (91 in 121, 31 in 61)."""
+        return LURCH_LINES[self.length]
+
+    @property
+    def double_skunk_line(self) -> int | None:
+        """The score a loser must reach not to be double-skunked (61 in 121; none in 61)."""
+        return DOUBLE_SKUNK_LINES.get(self.length)
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat pegs on."""
+        return seat % 2 if self.partnerships else seat
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats that peg on a side."""
+        return tuple(s for s in range(self.players) if self.side_of(s) == side)
+
+    def side_name(self, side: int) -> str:
+        """The side in words: ``"Ann"``, or ``"Ann and Cy"`` for a partnership."""
+        return " and ".join(self.names[s] for s in self.seats_of(side))
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """How a game ended: the winner, the scores, and who was lurched.
+
+    >>> Result(0, (121, 90), 121).games_won, Result(0, (121, 91), 121).games_won
+    (2, 1)
+    """
+
+    winner: int
+    """The side that reached the game hole."""
+    scores: tuple[int, ...]
+    """Each side's score at the end."""
+    length: int
+    """The game's length (61 or 121)."""
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The other sides."""
+        return tuple(s for s in range(len(self.scores)) if s != self.winner)
+
+    @property
+    def lurched(self) -> tuple[int, ...]:
+        """Losers below the lurch line: "121 before the opponent gets 91" (002)."""
+        line = LURCH_LINES[self.length]
+        return tuple(s for s in self.losers if self.scores[s] < line)
+
+    @property
+    def lurch(self) -> bool:
+        """Whether the winner got home before any opponent reached the lurch line.
+
+        The rule book speaks of one opponent; with three players every loser must be below
+        the line (:attr:`lurched` lists each for a house rule that pays them one by one).
+        """
+        return len(self.lurched) == len(self.losers)
+
+    @property
+    def double_skunk(self) -> bool:
+        """Whether every loser is below the double skunk line (a later custom: 61 in 121)."""
+        line = DOUBLE_SKUNK_LINES.get(self.length)
+        return line is not None and all(self.scores[s] < line for s in self.losers)
+
+    @property
+    def games_won(self) -> int:
+        """Games the win counts for: a lurch is "two games won" (002), else one."""
+        return 2 if self.lurch else 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+    """A game in progress: the set-up, the log, and the board and deal the log leads to.
+
+    Make one with :meth:`new`; each move (:meth:`peg`, :meth:`show`, :meth:`next_deal`,
+    :meth:`undo`) returns a new game.
+    """
+
+    setup: Setup
+    log: tuple[Record, ...]
+    """Every move, oldest first."""
+    board: tuple[Pegs, ...]
+    """Each side's pegs."""
+    deal: int
+    """The deal under way, from 1."""
+    dealer: int
+    """The seat dealing it."""
+    shown: int
+    """Hands and crib counted in this deal (0 while the play lasts)."""
+    winner: int | None
+    """The side that reached the game hole, once one has."""
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet | str,
+        names: Sequence[str],
+        *,
+        first_dealer: int = 0,
+        length: int | None = None,
+    ) -> Game:
+        """A game at its start: the rule set (or its name), each seat's name, the first dealer.
+
+        ``length`` is the rule set's (61 for five-card, else 121) unless given. In the
+        five-card game the first non-dealer pegs three for last.
+
+        Raises:
+            GameError: For the wrong number of names, a blank one, a seat that is not at the
+                table, or a length other than 61 or 121.
+            UnknownRulesError: For an unknown rule set name.
+        """
+        ruleset = get_rules(rules) if isinstance(rules, str) else rules
+        seats = tuple(names)
+        if len(seats) != ruleset.players:
+            raise GameError(
+                f"{ruleset.title.lower()} has {ruleset.players} players, "
+                f"but {len(seats)} names were given"
+            )
+        if not all(isinstance(n, str) and n.strip() for n in seats):
+            raise GameError("every player needs a name")
+        length = ruleset.game if length is None else length
+        if not _whole(length) or length not in GAME_LENGTHS:
+            raise GameError(f"a game is 61 or 121 points, not {length!r}")
+        setup = Setup(ruleset, tuple(n.strip() for n in seats), first_dealer, length)
+        _check_seat(setup, first_dealer)
+        game = cls(setup, (), (Pegs(),) * setup.sides, 1, first_dealer, 0, None)
+        if setup.three_for_last:
+            pone = (first_dealer + 1) % setup.players
+            game = game._scored(Phase.START, pone, THREE_FOR_LAST_POINTS, THREE_FOR_LAST)
+        return game
+
+    # --- where the game stands ----------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score (its front peg)."""
+        return tuple(p.front for p in self.board)
+
+    @property
+    def over(self) -> bool:
+        """Whether a side has reached the game hole."""
+        return self.winner is not None
+
+    @property
+    def result(self) -> Result | None:
+        """The winner and the lurch, once the game is over."""
+        if self.winner is None:
+            return None
+        return Result(self.winner, self.scores, self.setup.length)
+
+    @property
+    def pone(self) -> int:
+        """The seat on the dealer's left: it leads the play and shows first."""
+        return (self.dealer + 1) % self.setup.players
+
+    @property
+    def show_order(self) -> tuple[ShowTarget, ...]:
+        """The show: each hand from the dealer's left round to the dealer, then the crib."""
+        players = self.setup.players
+        hands = tuple((self.dealer + i) % players for i in range(1, players + 1))
+        return (*hands, CRIB)
+
+    @property
+    def next_to_show(self) -> ShowTarget | None:
+        """The hand (a seat) or the crib counted next; ``None`` once the crib is counted."""
+        order = self.show_order
+        return order[self.shown] if self.shown < len(order) else None
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every move, oldest first (the log)."""
+        return self.log
+
+    def deals(self) -> dict[int, tuple[Record, ...]]:
+        """The log by deal: ``{1: (...), 2: (...)}``; a deal's passing opens the new deal."""
+        grouped: dict[int, list[Record]] = {}
+        for record in self.log:
+            grouped.setdefault(record.deal, []).append(record)
+        return {deal: tuple(records) for deal, records in grouped.items()}
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def peg(self, seat: int, points: int, reason: str = "") -> Game:
+        """Peg ``points`` for ``seat`` (to its side) during the play.
+
+        His heels (``reason`` "his heels") is 2 points to the dealer, pegged before any other
+        peg of the deal: the starter is turned before the first card is played, and "these
+        points must be scored before dealer plays a card" (000).
+
+        Raises:
+            GameError: When the game is over, the show has begun, the seat is not at the
+                table, the points are not a whole number above 0, or his heels is wrong.
+        """
+        self._check_open()
+        _check_seat(self.setup, seat)
+        if not _whole(points) or points < 1:
+            raise GameError(f"a peg moves at least one hole, not {points!r}")
+        _check_reason(reason)
+        if self.shown:
+            begun = "is over" if self.next_to_show is None else "has begun"
+            raise GameError(
+                f"the play of deal {self.deal} is over: the show {begun}; {self._expected()}"
+            )
+        if reason.strip().lower() in HEELS_REASONS:
+            self._check_heels(seat, points)
+        return self._scored(Phase.PLAY, seat, points, reason)
+
+    def show(self, hand: ShowTarget, points: int, reason: str = "") -> Game:
+        """Count a hand (its seat) or the crib (``"crib"``: the dealer's) for ``points``.
+
+        The show goes round from the dealer's left (pone first), the dealer last, then the
+        crib; each once a deal. A hand that counts nothing is shown for 0 (nineteen).
+
+        Raises:
+            GameError: When the game is over, the hand or crib is not the one due (named in
+                the message), or the points are not a whole number from 0 to 29.
+        """
+        self._check_open()
+        if hand != CRIB:
+            _check_seat(self.setup, hand)
+        if not _whole(points) or not 0 <= points <= MAX_SHOW:
+            raise GameError(f"a hand or crib counts 0 to {MAX_SHOW}, not {points!r}")
+        _check_reason(reason)
+        expected = self.next_to_show
+        if hand != expected:
+            order = self.show_order
+            done = hand in order[: self.shown]
+            what = f"{self._name(hand)} {'has been' if done else 'is not yet'} counted"
+            raise GameError(f"{what} in deal {self.deal}: {self._expected()}")
+        return self._scored(Phase.SHOW, self.dealer if hand == CRIB else hand, points, reason)
+
+    def next_deal(self) -> Game:
+        """Pass the deal to the left once the crib is counted.
+
+        Raises:
+            GameError: When the game is over or this deal's show is not finished.
+        """
+        self._check_open()
+        if self.next_to_show is not None:
+            raise GameError(f"deal {self.deal} is not finished: {self._expected()}")
+        dealer = (self.dealer + 1) % self.setup.players
+        record = Record(
+            Phase.DEAL,
+            self.deal + 1,
+            dealer,
+            self.setup.side_of(dealer),
+            reason=f"the deal passes to {self.setup.names[dealer]}",
+        )
+        return dataclasses.replace(
+            self, log=(*self.log, record), deal=self.deal + 1, dealer=dealer, shown=0
+        )
+
+    def undo(self) -> Game:
+        """The game without its last move (the set-up's three for last stays).
+
+        Raises:
+            GameError: When there is no move to undo.
+        """
+        moves = [r for r in self.log if r.phase is not Phase.START]
+        if not moves:
+            raise GameError("nothing to undo: the game is at its start")
+        return _replay(self.setup, moves[:-1])
+
+    # --- storage ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The set-up and the moves, to store and replay with :meth:`from_json`.
+
+        ``moves`` are ``{"phase", "seat", "points", "reason"}``, with ``"seat": "crib"`` for
+        the crib's show and only ``phase`` for a deal's passing; ``log`` is every record as
+        :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it).
+        """
+        moves: list[dict[str, Any]] = []
+        for r in self.log:
+            if r.phase is Phase.DEAL:
+                moves.append({"phase": r.phase.value})
+            elif r.phase is not Phase.START:
+                seat: ShowTarget = CRIB if r.crib else r.seat
+                moves.append(
+                    {"phase": r.phase.value, "seat": seat, "points": r.points, "reason": r.reason}
+                )
+        return {
+            "rules": self.setup.rules.name,
+            "names": list(self.setup.names),
+            "first_dealer": self.setup.first_dealer,
+            "length": self.setup.length,
+            "moves": moves,
+            "log": [r.to_json() for r in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        """Replay a game stored by :meth:`to_json`, checking every move again.
+
+        Raises:
+            GameError: For a malformed game or a move the rules refuse.
+            UnknownRulesError: For an unknown rule set.
+        """
+        try:
+            game = cls.new(
+                data["rules"],
+                data["names"],
+                first_dealer=data["first_dealer"],
+                length=data["length"],
+            )
+            return _replay(game.setup, _moves(data["moves"]))
+        except CribbageError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise GameError(f"not a stored game: {error!r}") from None
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _scored(self, phase: Phase, seat: int, points: int, reason: str) -> Game:
+        """The game after ``points`` to ``seat``'s side, counting out at the game hole."""
+        side = self.setup.side_of(seat)
+        pegs = self.board[side]
+        if points:
+            pegs = pegs.moved(points, home=self.setup.length)
+        record = Record(
+            phase,
+            self.deal,
+            seat,
+            side,
+            points,
+            reason.strip(),
+            crib=phase is Phase.SHOW and self.next_to_show == CRIB,
+            pegged=pegs.front - self.board[side].front,
+        )
+        board = (*self.board[:side], pegs, *self.board[side + 1 :])
+        return dataclasses.replace(
+            self,
+            log=(*self.log, record),
+            board=board,
+            shown=self.shown + (phase is Phase.SHOW),
+            winner=side if pegs.front >= self.setup.length else None,
+        )
+
+    def _check_open(self) -> None:
+        if self.winner is not None:
+            lurch = " by a lurch" if self.result and self.result.lurch else ""
+            name = self.setup.side_name(self.winner)
+            raise GameError(f"the game is over: {name} won{lurch} (undo to take a move back)")
+
+    def _check_heels(self, seat: int, points: int) -> None:
+        dealer = self.setup.names[self.dealer]
+        if seat != self.dealer:
+            raise GameError(
+                f"his heels is the dealer's: {dealer} deals deal {self.deal}, "
+                f"not {self.setup.names[seat]}"
+            )
+        if points != 2:
+            raise GameError(f"his heels is 2 points, not {points}")
+        if any(r.deal == self.deal and r.phase is Phase.PLAY for r in self.log):
+            raise GameError(
+                f"his heels is pegged when the starter is turned, before any other peg: "
+                f"deal {self.deal} has pegs already"
+            )
+
+    def _name(self, hand: ShowTarget) -> str:
+        if hand == CRIB:
+            return f"the crib ({self.setup.names[self.dealer]}'s)"
+        return f"{self.setup.names[hand]}'s hand"
+
+    def _expected(self) -> str:
+        """What is due next, in words."""
+        expected = self.next_to_show
+        if expected is None:
+            return "the crib has been counted, so the deal passes next (next_deal)"
+        return f"{self._name(expected)} is counted next"
+
+
+def _whole(points: object) -> bool:
+    return isinstance(points, int) and not isinstance(points, bool)
+
+
+def _check_seat(setup: Setup, seat: object) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < setup.players:
+        raise GameError(f"seats are 0 to {setup.players - 1}, not {seat!r}")
+
+
+def _check_reason(reason: object) -> None:
+    if not isinstance(reason, str):
+        raise GameError(f"a reason is text, not {reason!r}")
+
+
+def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
+    """Stored moves as records to replay (only phase, seat, points and reason are read)."""
+    records = []
+    for move in moves:
+        phase = Phase(move["phase"])
+        if phase is Phase.DEAL:
+            records.append(Record(phase, 0, 0, 0))
+            continue
+        if phase is Phase.START:
+            raise GameError("the start's moves come from the set-up, not the stored moves")
+        crib = phase is Phase.SHOW and move["seat"] == CRIB
+        seat = 0 if crib else move["seat"]
+        records.append(Record(phase, 0, seat, 0, move["points"], move["reason"], crib))
+    return records
+
+
+def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
+    """A new game with ``setup``, after ``moves`` (start records are the set-up's)."""
+    game = Game.new(setup.rules, setup.names, first_dealer=setup.first_dealer, length=setup.length)
+    for move in moves:
+        if move.phase is Phase.PLAY:
+            game = game.peg(move.seat, move.points, move.reason)
+        elif move.phase is Phase.SHOW:
+            game = game.show(CRIB if move.crib else move.seat, move.points, move.reason)
+        elif move.phase is Phase.DEAL:
+            game = game.next_deal()
+    return game
