@@ -1,5 +1,6 @@
 """The schema as the trainer made it before migrations (``create_all`` of what is now
-``records/models.py``, at commit f7720f0), frozen here so the upgrade from it stays tested whatever the models become."""
+``records/models.py``, at commit f7720f0), frozen here so the upgrade from it stays tested
+whatever the models become."""
 
 from __future__ import annotations
 
