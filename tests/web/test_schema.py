@@ -171,6 +171,38 @@ def test_database_one_version_behind_refuses_to_start_until_upgraded(
     create_app(config).extensions["crib_database"].dispose()
 
 
+@pytest.mark.usefixtures("instance")
+def test_a_database_at_0004_upgrades_keeping_its_guests_and_their_cookies(
+    engine: Engine,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A database as the trainer made it before session keys (revision 0004), a guest with an
+    answered drill in it: ``crib db upgrade`` keeps every row and gives the guest a key, and
+    the guest's cookie from before (its id and version, no key) still plays as the guest."""
+    with engine.begin() as connection:
+        command.upgrade(schema._config(connection), "0004")
+    _fill_legacy(engine)
+    with engine.begin() as connection:  # the guest came yesterday
+        connection.execute(text("UPDATE players SET created_at = :t"), {"t": time.time() - 86400})
+    before = _rows(engine)
+    _upgrade_cli(database_url, monkeypatch, capsys)
+    assert _rows(engine) == before
+    guest_id = before["players"][1][0]
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": database_url})
+    try:
+        browser = app.test_client()
+        with browser.session_transaction() as session:  # as the old trainer signed it
+            session.update({"player_id": guest_id, "version": 0})
+        page = browser.get("/progress").get_data(as_text=True)
+        assert "<strong>Guest</strong>" in page
+        with browser.session_transaction() as session:
+            assert session["player_id"] == guest_id and len(session["key"]) == 32
+    finally:
+        app.extensions["crib_database"].dispose()
+
+
 def test_database_from_a_newer_trainer_refuses_to_start(engine: Engine, database_url: str) -> None:
     """A revision this trainer does not know: no start, and no attempt to change it."""
     with engine.begin() as connection:
