@@ -1,8 +1,8 @@
 """How well a card classifier names indices of held-out synthetic scenes, by lighting condition.
 
 For choosing between classifiers on synthetic data only (never on the real photos). Reads the
-validation split of a generated set (``python -m vision.synth.generate --val-frac 1.0``, a seed
-no classifier was trained on) and prints, for each models folder:
+validation split of a generated set (``python -m vision.training.synth.generate --val-frac
+1.0``, a seed no classifier was trained on) and prints, for each models folder:
 
 * its stored crops (jittered index crops and hard negatives): top-1 over all classes, over the
   indices, and over the negatives (``none``);
@@ -31,7 +31,7 @@ from vision_robustness import CONDITIONS  # noqa: E402
 
 from vision.crops import normalize_crops  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
-from vision.synth.generate import scene_image  # noqa: E402
+from vision.training.synth.generate import scene_image  # noqa: E402
 
 SCENE_CONDITIONS = ("clean", "overexposed", "blur", "dark")
 

@@ -1,7 +1,7 @@
 """Show mode on synthetic tables: groups found exactly, every score exact, and reading speed.
 
-For each number of players, ``--tables`` table scenes (vision.synth.table, seeded, in every
-layout players use: vision.synth.table.LAYOUTS) are read by the real reader, grouped
+For each number of players, ``--tables`` table scenes (vision.training.synth.table, seeded, in every
+layout players use: vision.training.synth.table.LAYOUTS) are read by the real reader, grouped
 (vision.grouping) and scored (trainer.table). A table is "exact" when every group has the right
 role and cards with no question asked; "exact once the crib is named" when it is, after the
 player answers "which group is the crib?" with a card of it (``crib read --show --crib-card``;
@@ -11,7 +11,7 @@ card is the starter? sort the cards, or check a card read unsure or twice: the a
 group holding one) or are wrong with no question asked (the figure that must stay at zero; a
 crib taken wrongly before it was named counts). The figures are given per player count and per
 layout. Faces come from the local face cache
-(``python -m vision.synth.faces``).
+(``python -m vision.training.synth.faces``).
 
 ``--cache DIR`` keeps each table's reading in DIR (one JSON file a table), so that a change to
 grouping is re-scored in seconds without reading the photos again (the card bodies,
@@ -42,8 +42,8 @@ from vision.answer import group_reading
 from vision.bodies import with_bodies
 from vision.grouping import Layout, mark_crib
 from vision.reader import DetectedCard, Reading, load_reader
-from vision.synth.faces import load_decks
-from vision.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
+from vision.training.synth.faces import load_decks
+from vision.training.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
 
 SERIES = 9
 """The first number of the benchmark tables' seeds (the tests use 5)."""

@@ -36,8 +36,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
+from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
 
 

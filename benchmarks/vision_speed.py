@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 import vision.reader  # noqa: E402
 from vision import CACHE_DIR, MODELS_DIR  # noqa: E402
-from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader, Reading  # noqa: E402
+from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
 
 PHONE_SIZES = (1600, 1800, 2048)
@@ -127,8 +127,8 @@ def report(title: str, clock: StageClock, first: int) -> None:
 
 def phone_scenes(n: int) -> Iterator[tuple[bytes, list[str], int]]:
     """``n`` synthetic photos at :data:`PHONE_SIZES`: JPEG bytes, visible cards, long side."""
-    from vision.synth.faces import load_deck, load_decks, procedural_deck
-    from vision.synth.scene import make_scene
+    from vision.training.synth.faces import load_deck, load_decks, procedural_deck
+    from vision.training.synth.scene import make_scene
 
     decks = load_decks(CACHE_DIR / "faces") or [load_deck(procedural_deck(0))]
     for i in range(n):
@@ -152,7 +152,7 @@ def main() -> None:
     )
     ap.add_argument(
         "--float-detector", action="store_true",
-        help="the detector in float32, not its int8 copy (vision.quantize)",
+        help="the detector in float32, not its int8 copy (vision.training.quantize)",
     )  # fmt: skip
     a = ap.parse_args()
     cv2.setNumThreads(a.threads)
@@ -194,8 +194,8 @@ def main() -> None:
         print(f"real photos: not found at {a.real}")
 
     if a.phone:
-        from vision.synth.faces import load_deck, load_decks, procedural_deck
-        from vision.synth.scene import make_scene
+        from vision.training.synth.faces import load_deck, load_decks, procedural_deck
+        from vision.training.synth.scene import make_scene
 
         decks = load_decks(CACHE_DIR / "faces") or [load_deck(procedural_deck(0))]
         first = len(clock.photos)

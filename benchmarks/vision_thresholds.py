@@ -1,9 +1,9 @@
 """Choose the reader's drop thresholds for spurious detections on synthetic validation scenes.
 
-Reads every scene of a generated set (``meta/val.jsonl`` from :mod:`vision.synth.generate`, which
-draws printed tables, newspaper and game-box patches, brand print on card faces and court art)
-once with the detector and classifier, then re-runs the reader's filtering and merging for each
-pair of ``none_above`` (drop a detection whose probability of ``none`` is at least this) and
+Reads every scene of a generated set (``meta/val.jsonl`` from :mod:`vision.training.synth.generate`,
+which draws printed tables, newspaper and game-box patches, brand print on card faces and court art)
+once with the detector and classifier, then re-runs the reader's filtering and merging for each pair
+of ``none_above`` (drop a detection whose probability of ``none`` is at least this) and
 ``paper_below`` (drop one whose ground is less card-paper-like than this; 0 = off) and prints:
 precision and recall of the cards read with confidence, scenes of 1-6 visible cards read exactly
 with nothing uncertain, uncertain cards, and "strays": cards reported (sure or not) that are not
@@ -18,7 +18,7 @@ the reader's decisions. It also prints what the evidence (crop quality and secon
 costs against detection and classification, median milliseconds a scene in the same run.
 
 Usage:
-    python -m vision.synth.generate --out datasets/val1 --n 300 --seed 1 --val-frac 1
+    python -m vision.training.synth.generate --out datasets/val1 --n 300 --seed 1 --val-frac 1
     python benchmarks/vision_thresholds.py datasets/val1 [--models models]
     python benchmarks/vision_thresholds.py datasets/val1 --conditions [clean,blur] [--limit N]
     python benchmarks/vision_thresholds.py datasets/held41 --conditions --ladder --json out.json
@@ -42,9 +42,9 @@ from vision_robustness import CONDITIONS  # noqa: E402  (this folder is on sys.p
 
 from vision import MODELS_DIR  # noqa: E402
 from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty  # noqa: E402
-from vision.evaluate import SubsetScore  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
-from vision.synth.generate import scene_image  # noqa: E402
+from vision.training.evaluate import SubsetScore  # noqa: E402
+from vision.training.synth.generate import scene_image  # noqa: E402
 
 NONE_ABOVE = (0.5, 0.3, 0.2, 0.1, 0.05)
 PAPER_BELOW = (0.0, 0.2, 0.3, 0.4, 0.5)

@@ -8,8 +8,8 @@ linked into the command's folder. Blank lines after an output only separate exam
 
 The quick start's photo, ``docs/sample-hand.jpg``, ships in the repository so that a player can
 try ``crib read`` without ``../shared``. It is a synthetic scene from the project's generator,
-``vision.synth.scene.make_scene(numpy.random.default_rng(107), load_decks(), size=(1024, 768))``
-(camera effects on, the cached "anglo" deck), written as a JPEG of quality 85.
+``vision.training.synth.scene.make_scene(numpy.random.default_rng(107), load_decks(),
+size=(1024, 768))`` (camera effects on, the cached "anglo" deck), written as a JPEG of quality 85.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Camera hand reader: synthetic data, training and ONNX inference for playing-card photos.
 
-Serving code (:mod:`vision.reader`, :mod:`vision.evaluate`) needs only numpy, OpenCV and
-onnxruntime; training code (:mod:`vision.train`) imports Ultralytics/torch lazily.
+Serving code (:mod:`vision.reader` and the modules beside it) needs only numpy, OpenCV and
+onnxruntime; the code that makes the models (:mod:`vision.training`: scenes, training,
+quantization, evaluation) imports Ultralytics/torch lazily, and serving never imports it.
 """
 
 from __future__ import annotations

@@ -183,5 +183,5 @@ CERTAINTY_LADDER: tuple[Certainty, ...] = (
 )
 """Operating points for a new classifier, from the serving one to the strictest. A candidate
 takes the loosest whose precision on held-out synthetic scenes is at least the shipped reader's
-under every condition (:func:`vision.chunks.calibrate`), and states it in its
+under every condition (:func:`vision.training.chunks.calibrate`), and states it in its
 ``card_classifier.json``: a classifier that reads more cards may also be surer of wrong ones."""

@@ -282,7 +282,7 @@ def _format(photo: str, summary: dict[str, Any]) -> str:
 
 def evaluate_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Print precision, recall, whole-hand rate and speed per subset of a labelled folder."""
-    from .evaluate import evaluate, format_scores
+    from .training.evaluate import evaluate, format_scores
 
     scores = evaluate(Path(args.directory))
     if args.json:

@@ -5,8 +5,8 @@ suit symbol a third of that: clubs and spades, hearts and diamonds, look alike t
 classifier of the index alone (:mod:`vision.reader`) is torn between them or sure of the wrong
 one. The card's face around the index is larger: its pips, the court's art, the card's edge.
 The context model is the same small classifier, trained on crops :data:`CONTEXT_SCALE` times
-the index's size around the same box (``python -m vision.context_crops``); it reads worse alone
-than the index classifier, but sees what the index does not.
+the index's size around the same box (``python -m vision.training.context_crops``); it reads
+worse alone than the index classifier, but sees what the index does not.
 
 Both are weighed together (:meth:`ContextModel.settle`): the product of their probabilities
 names the card. A reading already certain stays certain only when the product agrees with it;

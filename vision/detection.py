@@ -1,7 +1,7 @@
 """The corner-index detector as the reader serves it, and what a reading is made of.
 
 The detector's files (:data:`DET_ONNX`, float32, and its int8 copy :data:`INT8_ONNX`, made by
-:mod:`vision.quantize`), its input (:func:`letterbox`), and the cards read
+:mod:`vision.training.quantize`), its input (:func:`letterbox`), and the cards read
 (:class:`DetectedCard`): shared by the reader, the card bodies and grouping, and by training
 (calibration, export) without their importing one another.
 

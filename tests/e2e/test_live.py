@@ -4,7 +4,7 @@ cannot run (no camera, refused, taken, plain HTTP, a busy or vanished trainer) e
 sentence and the file form.
 
 The fake camera is Chromium's own (``--use-fake-device-for-media-stream``) playing a y4m video
-of a :mod:`vision.synth.table` scene (:mod:`tests.e2e.video`), read by the real reader.
+of a :mod:`vision.training.synth.table` scene (:mod:`tests.e2e.video`), read by the real reader.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.e2e.test_photo import symbol
 from tests.e2e.video import still_then_pan, table_scene, write_y4m
 from trainer import score_show
 from trainer.table import Role
-from vision.synth.table import TableScene
+from vision.training.synth.table import TableScene
 from web import limits
 
 READ_SECONDS = 20

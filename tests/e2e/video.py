@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from trainer.rules import RuleSet
-from vision.synth.faces import rendered_deck
-from vision.synth.table import RULES_BY_PLAYERS, TableScene, make_table
+from vision.training.synth.faces import rendered_deck
+from vision.training.synth.table import RULES_BY_PLAYERS, TableScene, make_table
 
 FPS = 10
 """Frames a second of the videos (the header's ``F10:1``)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.shared import shared_path
-from vision.synth.faces import Deck, load_decks, procedural_deck, rendered_deck
+from vision.training.synth.faces import Deck, load_decks, procedural_deck, rendered_deck
 
 
 @pytest.fixture(scope="session")

@@ -13,9 +13,9 @@ import pytest
 
 from crib.cli import main
 from trainer import InvalidCardError, score_show
-from vision.evaluate import evaluate
 from vision.reader import DetectedCard, Reading
 from vision.report import summarize
+from vision.training.evaluate import evaluate
 
 
 def reading(codes: list[str], starter_index: int | None, uncertain: int | None = None) -> Reading:

@@ -1,5 +1,5 @@
 """The card face around each index weighed in (``vision.context``), and its training crops
-(``vision.context_crops``)."""
+(``vision.training.context_crops``)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from vision import CARDS, MODELS_DIR
-from vision.chunks import reader_files, share_context
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX, ContextModel
-from vision.context_crops import write_context_crops
 from vision.reader import CardReader
-from vision.synth.faces import rendered_deck
-from vision.synth.generate import generate
-from vision.synth.table import RULES_BY_PLAYERS, make_table
+from vision.training.chunks import reader_files, share_context
+from vision.training.context_crops import write_context_crops
+from vision.training.synth.faces import rendered_deck
+from vision.training.synth.generate import generate
+from vision.training.synth.table import RULES_BY_PLAYERS, make_table
 
 NONE = 52
 

@@ -1,4 +1,5 @@
-"""The detector's int8 serving copy (vision.quantize): current, served, and reading as the float."""
+"""The detector's int8 serving copy (vision.training.quantize): current, served, and reading as
+the float."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import pytest
 
 from vision import MODELS_DIR
 from vision.detection import DET_ONNX, INT8_ONNX, SOURCE_KEY, file_sha256, load_detector
-from vision.quantize import quantize_detector
 from vision.reader import CardReader
-from vision.synth.generate import box_iou, generate
+from vision.training.quantize import quantize_detector
+from vision.training.synth.generate import box_iou, generate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +34,8 @@ def matched_share(a: np.ndarray, b: np.ndarray, iou: float = 0.7) -> float:
 
 
 def test_the_shipped_int8_copy_was_made_from_the_shipped_detector() -> None:
-    # a new index_detector.onnx needs `python -m vision.quantize models` (model card, "Speed")
+    # a new index_detector.onnx needs `python -m vision.training.quantize models` (model card,
+    # "Speed")
     assert made_from(MODELS_DIR / INT8_ONNX) == file_sha256(MODELS_DIR / DET_ONNX)
 
 

@@ -14,7 +14,6 @@ import pytest
 
 from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
-from vision.evaluate import SubsetScore, evaluate, score_image
 from vision.reader import (
     LOOK_AROUND_FROM,
     SMALL_INDEX,
@@ -26,8 +25,9 @@ from vision.reader import (
     read_image_bytes,
     starter_index,
 )
-from vision.synth.faces import Deck
-from vision.synth.scene import make_scene
+from vision.training.evaluate import SubsetScore, evaluate, score_image
+from vision.training.synth.faces import Deck
+from vision.training.synth.scene import make_scene
 from vision.upload import _header_size, decode_image
 
 

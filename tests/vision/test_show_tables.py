@@ -1,10 +1,11 @@
 """Show mode end to end on generated tables, one for each layout players use
-(:data:`vision.synth.table.LAYOUTS`): grouping finds every hand, the crib (named by the player
-when asked, as ``crib read --show --crib-card`` does) and the starter, on the cards' true
+(:data:`vision.training.synth.table.LAYOUTS`): grouping finds every hand, the crib (named by the
+player when asked, as ``crib read --show --crib-card`` does) and the starter, on the cards' true
 positions and on what the real reader reads, and each score is exact.
 
-The tables come from :mod:`vision.synth.table` with one real deck's artwork (rendered into the
-face cache by ``rsvg-convert`` when missing, as ``python -m vision.synth.faces`` does).
+The tables come from :mod:`vision.training.synth.table` with one real deck's artwork (rendered
+into the face cache by ``rsvg-convert`` when missing, as ``python -m vision.training.synth.faces``
+does).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from trainer.table import Group, Role, TableShow, score_table
 from vision.bodies import with_bodies
 from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard, load_reader
-from vision.synth.faces import Deck, rendered_deck
-from vision.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
+from vision.training.synth.faces import Deck, rendered_deck
+from vision.training.synth.table import LAYOUTS, RULES_BY_PLAYERS, TableScene, make_table
 
 DECK = "anglo"
 TABLES = {

@@ -7,7 +7,7 @@ predictions; uncertain ones are tallied separately. Each photo is decoded and re
 upload is (:func:`vision.reader.read_cards`), and the time counts both.
 
 Usage:
-    python -m vision.evaluate /path/to/real-cards [--limit N] [--verbose]
+    python -m vision.training.evaluate /path/to/real-cards [--limit N] [--verbose]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import cv2
 
 from vision import MODELS_DIR
-from vision.synth.generate import scene_image
+from vision.training.synth.generate import scene_image
 
 if TYPE_CHECKING:
     from vision.reader import Reading

@@ -18,8 +18,8 @@ import ultralytics  # noqa: F401
 from vision import MODELS_DIR
 from vision.crops import normalize_crops
 from vision.reader import CardReader
-from vision.synth.generate import generate
-from vision.train import train_classifier, train_detector
+from vision.training.synth.generate import generate
+from vision.training.train import train_classifier, train_detector
 
 
 @pytest.mark.slow
@@ -80,8 +80,8 @@ def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     """The exported classifier's weights load back into the network and give its logits."""
     import onnxruntime as ort
 
-    from vision.classifier import index_net
-    from vision.train import _normalized, load_onnx_weights
+    from vision.training.classifier import index_net
+    from vision.training.train import _normalized, load_onnx_weights
 
     meta = json.loads((MODELS_DIR / "card_classifier.json").read_text())
     model = index_net(len(meta["classes"]), int(meta["width"]))
@@ -107,7 +107,7 @@ def test_the_detector_rebuilt_from_its_export_computes_what_the_export_does() ->
     each batch norm's statistics are those of its input there."""
     import onnxruntime as ort
 
-    from vision.detector_init import detector_from_onnx
+    from vision.training.detector_init import detector_from_onnx
 
     photos = np.random.default_rng(0).random((2, 3, 640, 640), dtype=np.float32)
     model = detector_from_onnx(MODELS_DIR / "index_detector.onnx", photos)
@@ -128,14 +128,14 @@ def test_the_detector_rebuilt_from_its_export_computes_what_the_export_does() ->
 
 
 def test_a_file_that_is_not_the_detectors_export_is_refused(tmp_path: Path) -> None:
-    from vision.detector_init import detector_from_onnx
+    from vision.training.detector_init import detector_from_onnx
 
     with pytest.raises(ValueError, match="is not a one-class YOLOv8n export"):
         detector_from_onnx(MODELS_DIR / "card_classifier.onnx", np.zeros((1, 3, 64, 64), "f4"))
 
 
 def test_hard_light_blurs_or_overexposes_the_share_asked_for() -> None:
-    from vision.train import _hard_light
+    from vision.training.train import _hard_light
 
     torch.manual_seed(0)
     x = torch.rand(400, 3, 64, 64) * 0.5

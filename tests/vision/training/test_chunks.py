@@ -1,4 +1,5 @@
-"""The classifier's CPU fine-tune in chunks (vision/chunks.py): seeds, verdict, one tiny chunk."""
+"""The classifier's CPU fine-tune in chunks (vision/training/chunks.py): seeds, verdict, one tiny
+chunk."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from vision import MODELS_DIR
 from vision.certainty import CERTAINTY_LADDER, SERVING_CERTAINTY, Certainty
-from vision.chunks import (
+from vision.training.chunks import (
     CONDITIONS,
     DATASETS,
     RECIPE,
@@ -112,9 +113,9 @@ def test_a_detector_is_judged_with_the_base_classifier(tmp_path: Path, monkeypat
         recall = 0.60 if folder == models else 0.58
         return {c: {"serving": {"precision": 0.96, "recall": recall}} for c in CONDITIONS}
 
-    monkeypatch.setattr("vision.chunks._served_figures", served)
+    monkeypatch.setattr("vision.training.chunks._served_figures", served)
     monkeypatch.setattr(
-        "vision.chunks.older_scene_figures",
+        "vision.training.chunks.older_scene_figures",
         lambda *args: {"printed": {"precision": 0.99, "recall": 0.72}},
     )
     verdict, figures = judge_detector_folder(models, base, tmp_path, tmp_path, tmp_path)
@@ -134,15 +135,16 @@ def test_a_detector_is_quantized_as_the_base_detector_was_before_it_is_judged(
     models.mkdir()
     (models / "index_detector.onnx").write_text("candidate detector")
     calls = []
-    monkeypatch.setattr("vision.chunks.deck_names", lambda faces, recipe: ["anglo"])
+    monkeypatch.setattr("vision.training.chunks.deck_names", lambda faces, recipe: ["anglo"])
 
     def generated(out: Path, n: int, seed: int, *rest: object) -> Path:
         calls.append((out.name, n, seed))
         return out
 
-    monkeypatch.setattr("vision.chunks._generated", generated)
+    monkeypatch.setattr("vision.training.chunks._generated", generated)
     monkeypatch.setattr(
-        "vision.chunks.quantize_detector", lambda folder, scenes: calls.append((folder, scenes))
+        "vision.training.chunks.quantize_detector",
+        lambda folder, scenes: calls.append((folder, scenes)),
     )
     quantize_like(base, models, tmp_path)
     assert calls == []  # a base without an int8 copy serves its float detector: so does this
@@ -198,7 +200,7 @@ def test_a_candidate_takes_the_loosest_certainty_as_precise_as_the_base(
         measured.append(folder)
         return thresholds_figures(candidate if ladder else base_precision, ladder)
 
-    monkeypatch.setattr("vision.chunks._thresholds", run)
+    monkeypatch.setattr("vision.training.chunks._thresholds", run)
     chosen = calibrate(models, base, held, tmp_path / "runs")
     assert chosen["rung"] == rung
     assert chosen["precision"]["overexposed"] == {"base": 0.99, "candidate": overexposed[rung]}
@@ -266,7 +268,7 @@ def test_scenes_drawn_from_other_decks_are_refused(tmp_path: Path, proc_faces) -
 def test_a_chunk_without_its_decks_is_refused_in_one_line(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
-    monkeypatch.setattr("sys.argv", ["vision.chunks", "4", "--faces", str(tmp_path)])
+    monkeypatch.setattr("sys.argv", ["vision.training.chunks", "4", "--faces", str(tmp_path)])
     with pytest.raises(SystemExit) as exc:
         main()
     assert exc.value.code == 2
@@ -274,7 +276,7 @@ def test_a_chunk_without_its_decks_is_refused_in_one_line(
 
 
 def test_chunk_zero_is_refused_in_one_line(monkeypatch, capsys) -> None:
-    monkeypatch.setattr("sys.argv", ["vision.chunks", "0"])
+    monkeypatch.setattr("sys.argv", ["vision.training.chunks", "0"])
     with pytest.raises(SystemExit) as exc:
         main()
     assert exc.value.code == 2
@@ -298,8 +300,8 @@ def test_what_to_judge_is_asked_in_one_line(
     argv = [arg.format(tmp=tmp_path) for arg in argv]
     (tmp_path / "with-model").mkdir()
     (tmp_path / "with-model" / "card_classifier.onnx").write_bytes(b"")
-    monkeypatch.setattr("vision.chunks.DATASETS", tmp_path / "datasets")  # none generated
-    monkeypatch.setattr("sys.argv", ["vision.chunks", *argv])
+    monkeypatch.setattr("vision.training.chunks.DATASETS", tmp_path / "datasets")  # none generated
+    monkeypatch.setattr("sys.argv", ["vision.training.chunks", *argv])
     with pytest.raises(SystemExit) as exc:
         main()
     assert exc.value.code == 2
@@ -313,7 +315,7 @@ def test_a_folder_trained_elsewhere_is_judged_by_the_gate_and_its_verdict_kept(
     held = tmp_path / "datasets" / f"held{RECIPE.held_seed}"
     (held / "meta").mkdir(parents=True)
     (held / "meta" / "val.jsonl").write_text("{}\n")
-    monkeypatch.setattr("vision.chunks.DATASETS", tmp_path / "datasets")
+    monkeypatch.setattr("vision.training.chunks.DATASETS", tmp_path / "datasets")
     shipped, candidate = figures(0.7766), figures(0.7953)
     seen = {}
 
@@ -321,8 +323,8 @@ def test_a_folder_trained_elsewhere_is_judged_by_the_gate_and_its_verdict_kept(
         seen["models"], seen["base"], seen["held"] = models, base, held_scenes
         return judge(candidate, shipped), {"shipped": shipped, "candidate": candidate}
 
-    monkeypatch.setattr("vision.chunks.judge_folder", measured)
-    monkeypatch.setattr("sys.argv", ["vision.chunks", "--judge", str(tmp_path)])
+    monkeypatch.setattr("vision.training.chunks.judge_folder", measured)
+    monkeypatch.setattr("sys.argv", ["vision.training.chunks", "--judge", str(tmp_path)])
     main()
     assert seen == {"models": tmp_path, "base": MODELS_DIR, "held": held}
     kept = json.loads((tmp_path / "gate.json").read_text())
@@ -332,7 +334,7 @@ def test_a_folder_trained_elsewhere_is_judged_by_the_gate_and_its_verdict_kept(
 
 
 @pytest.mark.slow
-# torch warns from inside vision.train: load_onnx_weights wraps a read-only ONNX array (the
+# torch warns from inside vision.training.train: load_onnx_weights wraps a read-only ONNX array (the
 # copy_ is safe) and export_classifier uses the TorchScript exporter, deprecated since 2.9
 @pytest.mark.filterwarnings("ignore:The given NumPy array is not writable:UserWarning")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")

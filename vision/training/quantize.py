@@ -15,8 +15,8 @@ serves it only while that matches, so a folder given a new detector but not a ne
 float, never with a stale copy.
 
 Usage (the calibration scenes' seed is used by nothing else):
-    python -m vision.synth.generate --out datasets/calib90 --n 64 --seed 90 --val-frac 1
-    python -m vision.quantize models --data datasets/calib90
+    python -m vision.training.synth.generate --out datasets/calib90 --n 64 --seed 90 --val-frac 1
+    python -m vision.training.quantize models --data datasets/calib90
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ CALIBRATION_SEED = 90
 
 def calibration_inputs(data: Path, size: int, limit: int = CALIBRATION_SCENES) -> list[np.ndarray]:
     """The detector's inputs for the first ``limit`` validation scenes of a generated set."""
-    from vision.synth.generate import scene_image
+    from vision.training.synth.generate import scene_image
 
     scenes = (data / "meta" / "val.jsonl").read_text().splitlines()[:limit]
     return [letterbox(scene_image(data, json.loads(line)), size)[0] for line in scenes]
@@ -69,7 +69,7 @@ def quantize_detector(models_dir: Path, data: Path, limit: int = CALIBRATION_SCE
 
     Args:
         models_dir (Path): Folder holding :data:`DET_ONNX`.
-        data (Path): A set written by :mod:`vision.synth.generate` (its validation scenes).
+        data (Path): A set written by :mod:`vision.training.synth.generate` (its validation scenes).
         limit (int): Calibration scenes.
 
     Returns:

@@ -1,11 +1,11 @@
 """Classifier crops cut where the detector finds indices, so a fine-tune sees what serving sees.
 
-The generator's crops (:func:`vision.synth.generate.scene_crops`) are cut around the labelled
-index boxes with random jitter; the reader cuts around the detector's boxes, after its second
-look on large photos. This module runs a reader's detector over a generated dataset's scenes,
+The generator's crops (:func:`vision.training.synth.generate.scene_crops`) are cut around the
+labelled index boxes with random jitter; the reader cuts around the detector's boxes, after its
+second look on large photos. This module runs a reader's detector over a generated dataset's scenes,
 matches each detection to the labelled indices, and writes the matched crops in the generator's
 form (``crops/{train,val}.npz``: ``x`` uint8 BGR (N, 64, 64, 3), ``y`` class ids), so that
-``python -m vision.train classify --data DATA OUT`` pools them with the generator's crops.
+``python -m vision.training.train classify --data DATA OUT`` pools them with the generator's crops.
 
 A crop the reader's classifier reads wrong, or not with certainty, is a hard example and is
 written ``hard_copies`` times in the training split (once in validation). Detections matching
@@ -13,8 +13,8 @@ no label are left out: a half-covered index has no label (the generator hides it
 detection cannot be told from one on a covered card.
 
 Usage:
-    python -m vision.detector_crops datasets/chunk-014 datasets/chunk-014-det [--workers 8]
-    python -m vision.train classify --data datasets/chunk-014 datasets/chunk-014-det ...
+    python -m vision.training.detector_crops datasets/chunk-014 datasets/chunk-014-det [--workers 8]
+    python -m vision.training.train classify --data datasets/chunk-014 datasets/chunk-014-det ...
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy as np
 from vision import CARDS, MODELS_DIR
 from vision.crops import CROP_SIZE
 from vision.reader import CardReader
-from vision.synth.generate import box_iou, scene_image
+from vision.training.synth.generate import box_iou, scene_image
 
 MATCH_IOU = 0.5
 """Least overlap of a detection with a labelled index box for the crop to take its card."""
@@ -143,7 +143,8 @@ def mine(
     """Write ``out/crops/{train,val}.npz`` from the detector's boxes on ``data``'s scenes.
 
     Args:
-        data (Path): A folder written by :mod:`vision.synth.generate` (``meta/*.jsonl``, images).
+        data (Path): A folder written by :mod:`vision.training.synth.generate`
+            (``meta/*.jsonl``, images).
         out (Path): Output folder (created); ``out/crops/mined.json`` keeps the counts.
         models_dir (Path): The reader whose detector cuts the crops and whose classifier (at its
             certainty point) says which are hard.
@@ -207,7 +208,7 @@ def _write(scenes: Iterable[SceneCrops], path: Path, hard_copies: int) -> MinedC
 def main() -> None:
     """CLI entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", type=Path, help="a folder written by vision.synth.generate")
+    ap.add_argument("data", type=Path, help="a folder written by vision.training.synth.generate")
     ap.add_argument("out", type=Path, help="where crops/{train,val}.npz go")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--hard-copies", type=int, default=3)

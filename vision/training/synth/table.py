@@ -15,7 +15,7 @@ labelled as in :mod:`.scene` (same faces, same owner-map visibility); the scene 
 which cards make each group, so the grouping of what the reader reads can be checked exactly.
 
 Usage (a few table scenes as JPEGs for a look):
-    python -m vision.synth.table --players 3 --layout spread/rows --out /tmp/tables
+    python -m vision.training.synth.table --players 3 --layout spread/rows --out /tmp/tables
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ import numpy as np
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
 from vision import CARDS
-from vision.synth.backgrounds import background
-from vision.synth.effects import apply_camera
-from vision.synth.faces import Deck
-from vision.synth.scene import (
+from vision.training.synth.backgrounds import background
+from vision.training.synth.effects import apply_camera
+from vision.training.synth.faces import Deck
+from vision.training.synth.scene import (
     MIN_VISIBLE,
     IndexLabel,
     _back,
@@ -363,7 +363,7 @@ def make_table(
 
 def main() -> None:
     """Write a few table scenes as JPEGs for a look."""
-    from vision.synth.faces import load_decks
+    from vision.training.synth.faces import load_decks
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))

@@ -1,15 +1,15 @@
 """Training crops for the context model: the card face around each labelled corner index.
 
-Cuts, from generated scenes (``meta/{train,val}.jsonl`` of :mod:`vision.synth.generate`), a
-square :data:`vision.context.CONTEXT_SCALE` times each labelled index's size around its box,
-with the generator's jitter (box noise, scale and shift), twice per index for training and once
-for validation, and writes them in the generator's form (``crops/{train,val}.npz``), which
-``python -m vision.train classify`` reads. The jitter is drawn from the scene's number and the
-dataset's seed, so a rerun writes the same crops.
+Cuts, from generated scenes (``meta/{train,val}.jsonl`` of
+:mod:`vision.training.synth.generate`), a square :data:`vision.context.CONTEXT_SCALE` times each
+labelled index's size around its box, with the generator's jitter (box noise, scale and shift),
+twice per index for training and once for validation, and writes them in the generator's form
+(``crops/{train,val}.npz``), which ``python -m vision.training.train classify`` reads. The jitter
+is drawn from the scene's number and the dataset's seed, so a rerun writes the same crops.
 
 Usage:
-    python -m vision.context_crops datasets/context datasets/chunk-011 datasets/chunk-012
-    python -m vision.train classify --data datasets/context --cls-crop-scale 3.0 ...
+    python -m vision.training.context_crops datasets/context datasets/chunk-011 datasets/chunk-012
+    python -m vision.training.train classify --data datasets/context --cls-crop-scale 3.0 ...
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from vision import CARDS
 from vision.context import CONTEXT_SCALE
 from vision.crops import CROP_SIZE
-from vision.synth.generate import jittered_crop, scene_image
+from vision.training.synth.generate import jittered_crop, scene_image
 
 COPIES = {"train": 2, "val": 1}
 """Crops cut per labelled index in each split."""
@@ -36,7 +36,7 @@ def scene_context_crops(
 ) -> tuple[list[np.ndarray], list[int]]:
     """``copies`` jittered context crops of each labelled index (``{"card", "box"}``).
 
-    The jitter is the generator's (:func:`vision.synth.generate.jittered_crop`).
+    The jitter is the generator's (:func:`vision.training.synth.generate.jittered_crop`).
     """
     xs, ys = [], []
     for label in labels:
@@ -95,7 +95,9 @@ def main() -> None:
     """CLI entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="where crops/{train,val}.npz go")
-    ap.add_argument("data", type=Path, nargs="+", help="folders written by vision.synth.generate")
+    ap.add_argument(
+        "data", type=Path, nargs="+", help="folders written by vision.training.synth.generate"
+    )
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     for folder in a.data:

@@ -8,7 +8,7 @@ running statistics, with the scale and shift that undo them. In eval mode the mo
 computes what the ONNX file does; in training mode, where a batch's own statistics normalise,
 each layer starts close to it too, instead of from the identity.
 
-Usage (what ``python -m vision.train detect --det-init models/index_detector.onnx`` does)::
+Usage (what ``python -m vision.training.train detect --det-init models/index_detector.onnx`` does)::
 
     photos = calibration_photos(Path("datasets/cards"), 640)
     save_checkpoint(detector_from_onnx(MODELS_DIR / "index_detector.onnx", photos), out)
@@ -33,7 +33,7 @@ def calibration_photos(data: Path, imgsz: int, count: int = CALIBRATION_PHOTOS) 
     """The first ``count`` training photos of a generated set, as the detector's input.
 
     Args:
-        data (Path): A set written by :mod:`vision.synth.generate` (``images/train``).
+        data (Path): A set written by :mod:`vision.training.synth.generate` (``images/train``).
         imgsz (int): The detector's input size: each photo is resized to ``imgsz`` square.
         count (int): How many photos.
 
@@ -54,7 +54,8 @@ def detector_from_onnx(onnx_path: Path, photos: np.ndarray) -> torch.nn.Module:
     """Rebuild the exported one-class YOLOv8n as a trainable Ultralytics ``DetectionModel``.
 
     Args:
-        onnx_path (Path): ``index_detector.onnx`` as :func:`vision.train.export_detector` wrote it.
+        onnx_path (Path): ``index_detector.onnx`` as
+            :func:`vision.training.train.export_detector` wrote it.
         photos (np.ndarray): Photos for the batch norms' statistics (:func:`calibration_photos`).
 
     Returns:

@@ -24,9 +24,9 @@ continues; the next session runs chunk N + 1.
 
 Usage:
     scripts/train-chunk 1        # in the background: nohup, nice -n 19, OMP_NUM_THREADS=1
-    python -m vision.chunks 1    # the same in the foreground
-    python -m vision.chunks --judge runs/gpu/1   # a classifier trained elsewhere, same gate
-    python -m vision.chunks --judge-detector runs/gpu/det   # a detector trained elsewhere
+    python -m vision.training.chunks 1    # the same in the foreground
+    python -m vision.training.chunks --judge runs/gpu/1   # a classifier trained elsewhere
+    python -m vision.training.chunks --judge-detector runs/gpu/det   # a detector, the same
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from typing import Any
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX
 from vision.detection import DET_ONNX, INT8_ONNX
-from vision.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, quantize_detector
+from vision.training.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, quantize_detector
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
 """Where each chunk's folder and the kept figures go."""
@@ -84,9 +84,9 @@ class Recipe:
     older_scenes: int = 240
     """Held-out photos of the older scene generator (``make_scene``) per kind of deck."""
     decks: int = 30
-    """Decks the scenes are drawn from: every deck ``python -m vision.synth.faces`` renders (18
-    printed, 12 procedural). Chunk 1 was drawn from one deck, because the face cache held only
-    that one, and forgot the others: a chunk refuses to start with fewer."""
+    """Decks the scenes are drawn from: every deck ``python -m vision.training.synth.faces``
+    renders (18 printed, 12 procedural). Chunk 1 was drawn from one deck, because the face cache
+    held only that one, and forgot the others: a chunk refuses to start with fewer."""
 
 
 RECIPE = Recipe()
@@ -200,8 +200,8 @@ def deck_names(faces: Path, recipe: Recipe = RECIPE) -> list[str]:
     if len(names) < recipe.decks:
         raise ChunkError(
             f"{faces} holds {len(names)} rendered decks, the recipe draws from {recipe.decks}: "
-            "render them first (python -m vision.synth.faces; needs rsvg-convert and Debian's "
-            "gnome-cards-data and kdegames-card-data-kf5)"
+            "render them first (python -m vision.training.synth.faces; needs rsvg-convert and "
+            "Debian's gnome-cards-data and kdegames-card-data-kf5)"
         )
     return names
 
@@ -214,7 +214,7 @@ def _generated(
     Raises:
         ChunkError: The finished set there was drawn from other decks (delete it to redraw it).
     """
-    from vision.synth.generate import generate
+    from vision.training.synth.generate import generate
 
     drawn_from = out / "decks.json"
     if not (out / "cards.yaml").exists():  # written last: a set without it is unfinished
@@ -254,7 +254,7 @@ def reader_files(models: Path) -> list[Path]:
 
 
 def share_detector(base: Path, models: Path) -> None:
-    """Give ``models`` the detector of ``base``, with its int8 copy (:mod:`vision.quantize`)."""
+    """Give ``models`` ``base``'s detector, with its int8 copy (:mod:`vision.training.quantize`)."""
     for name in (DET_ONNX, INT8_ONNX):
         if (base / name).exists():
             shutil.copyfile(base / name, models / name)
@@ -264,8 +264,8 @@ def quantize_like(base: Path, models: Path, faces: Path, recipe: Recipe = RECIPE
     """Quantize the detector of ``models`` as the shipped one was, if ``base`` serves an int8 copy.
 
     Each side is then judged with the detector it would serve. The calibration scenes are those
-    of the model card's command (seed :data:`vision.quantize.CALIBRATION_SEED`), generated into
-    ``DATASETS`` once.
+    of the model card's command (seed :data:`vision.training.quantize.CALIBRATION_SEED`),
+    generated into ``DATASETS`` once.
     """
     if not (base / INT8_ONNX).exists():
         return
@@ -318,9 +318,10 @@ def older_scene_figures(
 ) -> dict[str, Any]:
     """Precision and recall of the certain cards the reader with ``models`` reads on whole photos.
 
-    The photos come from the older scene generator (:func:`vision.synth.scene.make_scene`, clean,
-    960x720, seeds ``[recipe.held_seed * 100, i]``), ``recipe.older_scenes`` of them drawn from
-    the printed decks under ``faces`` and as many from the procedural ones. Run 6 passed the
+    The photos come from the older scene generator
+    (:func:`vision.training.synth.scene.make_scene`, clean, 960x720, seeds
+    ``[recipe.held_seed * 100, i]``), ``recipe.older_scenes`` of them drawn from the printed decks
+    under ``faces`` and as many from the procedural ones. Run 6 passed the
     chunk gate on today's generator and lost a fifth of these cards (``models/README.md``).
 
     The figures are kept in ``cache``, named by a hash of both models, the decks and the
@@ -339,10 +340,10 @@ def _read_older_scenes(models: Path, faces: Path, recipe: Recipe) -> dict[str, A
     """:func:`older_scene_figures`, measured."""
     import numpy as np
 
-    from vision.evaluate import SubsetScore
     from vision.reader import CardReader
-    from vision.synth.faces import load_decks
-    from vision.synth.scene import make_scene
+    from vision.training.evaluate import SubsetScore
+    from vision.training.synth.faces import load_decks
+    from vision.training.synth.scene import make_scene
 
     reader = CardReader(models)
     every = load_decks(faces)
@@ -419,7 +420,7 @@ def run_chunk(
             when the previous chunk's is not continued (:func:`starting_classifier`).
         runs (Path): Where each chunk's folder goes.
         datasets (Path): Where the chunk's scenes and the held-out scenes go.
-        faces (Path): Rendered deck faces (``python -m vision.synth.faces``).
+        faces (Path): Rendered deck faces (``python -m vision.training.synth.faces``).
 
     Returns:
         (Verdict): Whether the candidate (``runs/NNN/models``) should replace ``base``.
@@ -430,7 +431,7 @@ def run_chunk(
     """
     import torch
 
-    from vision.train import train_classifier
+    from vision.training.train import train_classifier
 
     seed = chunk_seed(chunk, recipe)
     out = runs / f"{chunk:03d}"

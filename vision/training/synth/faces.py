@@ -6,7 +6,7 @@ top-left corner of its number cards), stored in ``index.json``; the index at the
 the same box rotated 180 degrees.
 
 Usage:
-    python -m vision.synth.faces            # render all decks into the cache
+    python -m vision.training.synth.faces            # render all decks into the cache
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Classifier crops cut at the detector's boxes (``vision.detector_crops``)."""
+"""Classifier crops cut at the detector's boxes (``vision.training.detector_crops``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from vision import CARDS, REPO_ROOT
-from vision.detector_crops import match_labels, mine
-from vision.synth.generate import generate
+from vision.training.detector_crops import match_labels, mine
+from vision.training.synth.generate import generate
 
 
 def test_each_label_goes_to_its_most_overlapping_detection_once() -> None:
@@ -81,7 +81,13 @@ def test_worker_processes_write_what_one_process_does(scenes: Path, tmp_path: Pa
 
 def test_the_command_refuses_a_folder_without_scenes(tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "vision.detector_crops", str(tmp_path), str(tmp_path / "out")],
+        [
+            sys.executable,
+            "-m",
+            "vision.training.detector_crops",
+            str(tmp_path),
+            str(tmp_path / "out"),
+        ],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,

@@ -3,17 +3,17 @@
 1. ``detect``: a one-class YOLOv8n detector of printed corner indices, trained from scratch with
    Ultralytics (imported lazily, only here), or fine-tuned from a checkpoint or from the
    shipped ONNX export (``--det-init models/index_detector.onnx``).
-2. ``classify``: a small CNN (:func:`vision.classifier.index_net`) that names the card
+2. ``classify``: a small CNN (:func:`vision.training.classifier.index_net`) that names the card
    (52 classes + "none") from a 64x64 crop around each detected index.
 
 Both are resumable from ``runs/<name>/.../last.pt`` and can run in the background with nohup.
 
 Usage:
-    python -m vision.synth.faces
-    python -m vision.synth.generate --out datasets/cards --n 10000 --seed 0
-    python -m vision.train all --data datasets/cards --device 0 --det-epochs 40 --imgsz 640
-    python -m vision.train detect --data datasets/cards --resume   # continue an interrupted run
-    nohup python -m vision.train all --data datasets/cards --device cpu > runs/train.log 2>&1 &
+    python -m vision.training.synth.faces
+    python -m vision.training.synth.generate --out datasets/cards --n 10000 --seed 0
+    python -m vision.training.train all --data datasets/cards --device 0 --det-epochs 40 --imgsz 640
+    python -m vision.training.train detect --data datasets/cards --resume  # after an interruption
+    nohup python -m vision.training.train all --data datasets/cards > runs/train.log 2>&1 &  # CPU
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy as np
 from vision import MODELS_DIR, REPO_ROOT
 from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
 from vision.detection import DET_ONNX
-from vision.detector_init import (
+from vision.training.detector_init import (
     calibration_photos,
     detector_from_onnx,
     identity_batch_norm,
@@ -114,7 +114,7 @@ def train_detector(
         cache (bool | str): Ultralytics image cache (``"ram"`` on big machines).
         init (Path | None): Start from these detector weights (fine-tuning) instead of scratch:
             an Ultralytics checkpoint, or an exported ``index_detector.onnx``, rebuilt as a
-            trainable model first (:mod:`vision.detector_init`, written to
+            trainable model first (:mod:`vision.training.detector_init`, written to
             ``project/name/init.pt``).
         lr (float): Initial AdamW learning rate (lower to fine-tune).
 
@@ -329,8 +329,8 @@ def train_classifier(
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
     Args:
-        data (Path | list[Path]): Dataset folder from :mod:`vision.synth.generate`, or several
-            (their crops are pooled).
+        data (Path | list[Path]): Dataset folder from :mod:`vision.training.synth.generate`, or
+            several (their crops are pooled).
         epochs (int): Epochs (warm-up + cosine schedule, compressed to fit ``minutes`` if given).
         batch (int): Batch size.
         device (str): ``"cpu"``, ``"cuda"`` or a CUDA index.
@@ -358,8 +358,8 @@ def train_classifier(
     import torch
     import torch.nn.functional as F
 
-    from vision.classifier import index_net
-    from vision.synth.generate import CLASS_NAMES
+    from vision.training.classifier import index_net
+    from vision.training.synth.generate import CLASS_NAMES
 
     if device.isdigit():
         device = f"cuda:{device}"
@@ -469,7 +469,7 @@ def export_classifier(
     """Export the classifier to ONNX (input ``images``: N x 3 x 64 x 64 BGR in [0, 1])."""
     import torch
 
-    from vision.synth.generate import CLASS_NAMES
+    from vision.training.synth.generate import CLASS_NAMES
 
     models_dir.mkdir(parents=True, exist_ok=True)
     dst = models_dir / CLS_ONNX
@@ -540,7 +540,7 @@ def main() -> None:
         type=float,
         default=CROP_SCALE,
         help="the scale the crops were cut at, recorded in the model's JSON (the context "
-        "model's crops: 3.0, vision.context_crops)",
+        "model's crops: 3.0, vision.training.context_crops)",
     )
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)

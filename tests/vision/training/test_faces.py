@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from vision import CARDS, REPO_ROOT
-from vision.synth.faces import _build, load_deck, load_decks, procedural_deck
+from vision.training.synth.faces import _build, load_deck, load_decks, procedural_deck
 
 RENDER = (
-    "import sys; from pathlib import Path; from vision.synth.faces import render_deck; "
+    "import sys; from pathlib import Path; from vision.training.synth.faces import render_deck; "
     "print(render_deck('anglo', Path(sys.argv[1])))"
 )
 """A process that renders the anglo deck into the cache ``argv[1]`` and prints its folder."""

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from vision import CARDS
-from vision.synth.faces import Deck
-from vision.synth.generate import NONE_CLASS, scene_crops
-from vision.synth.negatives import brand_print
-from vision.synth.scene import MIN_VISIBLE, make_scene
+from vision.training.synth.faces import Deck
+from vision.training.synth.generate import NONE_CLASS, scene_crops
+from vision.training.synth.negatives import brand_print
+from vision.training.synth.scene import MIN_VISIBLE, make_scene
 
 
 def _covered_fraction(quad: np.ndarray, owner: np.ndarray, card_id: int) -> float:

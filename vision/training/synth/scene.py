@@ -16,10 +16,10 @@ import cv2
 import numpy as np
 
 from vision import CARDS
-from vision.synth.backgrounds import background
-from vision.synth.effects import apply_camera
-from vision.synth.faces import Deck
-from vision.synth.negatives import brand_print
+from vision.training.synth.backgrounds import background
+from vision.training.synth.effects import apply_camera
+from vision.training.synth.faces import Deck
+from vision.training.synth.negatives import brand_print
 
 MIN_VISIBLE = 0.6
 """Fraction of a corner-index quad that must be visible (on top, in frame) to be labelled."""
