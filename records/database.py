@@ -100,6 +100,11 @@ def make_engine(url: str, write_lock: WriteLock | None = None) -> Engine:
     return engine
 
 
+WAL_SIZE_LIMIT = 4 * 1024 * 1024
+"""Bytes the write-ahead log is cut back to once a checkpoint has copied it all into the
+database: a burst of writes (a flood of guests answering) grew it to 83 MB, which it kept."""
+
+
 def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -107,6 +112,7 @@ def _sqlite_pragmas(dbapi_connection: object, record: ConnectionPoolEntry) -> No
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # the write lock checkpoints (WriteLock)
+    cursor.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
     cursor.close()
     database = dbapi_connection.execute("PRAGMA database_list").fetchone()[2]  # type: ignore[attr-defined]
     if database:  # the file this connection writes to, whatever happens to the path later
@@ -142,10 +148,19 @@ class WriteLock:
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
-        """Hold the lock for the block; checkpoint the log afterwards when one is due."""
+        """Hold the lock for the block; checkpoint the log afterwards when one is due.
+
+        Raises:
+            DatabaseUnavailable: the lock file cannot be opened (a read-only folder).
+        """
         with self._threads:
             if self._pid != os.getpid():
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                except OSError as error:  # a read-only folder or mount: nothing can be written
+                    raise DatabaseUnavailable(
+                        f"cannot open the write lock {self.path}: {error.strerror}"
+                    ) from error
                 self._pid = os.getpid()
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             try:

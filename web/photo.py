@@ -43,6 +43,9 @@ def read() -> dict[str, Any]:
     upload = request.files.get("image")
     if upload is None:
         abort(400, "send the photo as the multipart field 'image'")
+    players = request.form.get("players") or None
+    if players not in (None, "2", "3", "4"):
+        abort(400, f"players must be 2, 3 or 4, not {players[:20]!r}")
     try:
         from vision.answer import answer_photo
         from vision.reader import read_image_bytes
@@ -52,9 +55,6 @@ def read() -> dict[str, Any]:
         reading = read_image_bytes(upload.read())  # an ImageError: a 400
     except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
         abort(503, f"the card reader is not available: {error}")
-    players = request.form.get("players") or None
-    if players is not None and not players.isdigit():
-        abort(400, f"players must be 2, 3 or 4, not {players!r}")
     answer = answer_photo(
         reading,
         players=players and int(players),

@@ -182,6 +182,29 @@ def test_read_only_database_is_a_503_and_logs_no_password_hash(
     assert _answers(database_url) == 0
 
 
+@pytest.mark.sqlite_only("the write lock is a file beside the SQLite database")
+def test_a_worker_that_cannot_open_the_write_lock_answers_503(database_url: str) -> None:
+    """A worker started while the database's folder is read-only cannot open the write lock
+    file: a write is a 503 saying nothing was saved, not a 500 (attack round 3). Stood in for
+    by a folder in the lock file's place (root ignores a read-only mode)."""
+    config = {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url}
+    served = create_app(config)
+    player = served.test_client()
+    drill = player.get("/api/drills/next?kind=hand").json
+    lock = Path(f"{make_url(database_url).database}.lock")
+    lock.unlink()
+    lock.mkdir()
+    restarted = create_app(config)  # a new process: it opens the lock file anew
+    try:
+        client = restarted.test_client()
+        client.set_cookie("session", player.get_cookie("session").value)  # type: ignore[union-attr]
+        _assert_unavailable(client.post(f"/api/drills/{drill['id']}/answer", json={"points": 2}))
+        _assert_unavailable(restarted.test_client().get("/api/drills/next?kind=crib"))
+    finally:
+        for app in (served, restarted):
+            app.extensions["crib_database"].dispose()
+
+
 def test_writes_recover_once_a_read_only_database_is_writable_again(
     app: Flask, client: FlaskClient, database_url: str
 ) -> None:

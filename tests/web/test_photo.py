@@ -148,6 +148,20 @@ def test_reader_errors(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> 
     assert missing.status_code == 400 and "'image'" in missing.json["error"]
 
 
+@pytest.mark.parametrize("players", ["²", "9" * 5000, "1", "5", "two"])
+def test_players_other_than_two_to_four_are_a_400(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, players: str
+) -> None:
+    """``players`` is 2, 3 or 4: a superscript two or a 5,000-digit number was a 500 (attack
+    round 3); each is a 400 naming the field, before the photo is read."""
+    read: list[bytes] = []
+    install_reader(monkeypatch, read.append)
+    form = {"image": (io.BytesIO(b"\x89PNG fake"), "hand.png"), "players": players}
+    response = client.post("/api/read", data=form, content_type="multipart/form-data")
+    assert response.status_code == 400 and "players must be 2, 3 or 4" in response.json["error"]
+    assert len(response.json["error"]) < 100 and read == []
+
+
 def test_reader_unavailable(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the reader (or its model) the API says 503, and the rest of the app works."""
     monkeypatch.setitem(sys.modules, "vision.reader", None)
