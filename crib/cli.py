@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import trainer.cli
-import vision.cli
-import web.cli
 from trainer.cli import os_error_words
 from trainer.errors import CribbageError
 
@@ -30,7 +28,14 @@ SIGPIPE stopped."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``crib`` argument parser with every subcommand."""
+    """The ``crib`` argument parser with every subcommand.
+
+    Raises:
+        crib.settings.SettingError: a setting the reader reads as it loads is bad.
+    """
+    import vision.cli  # reads its settings as it loads
+    import web.cli
+
     parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for package in (trainer.cli, vision.cli, web.cli):
@@ -67,7 +72,12 @@ def _settings(_args: argparse.Namespace, out: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the ``crib`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()
+    except settings.SettingError as error:
+        print(f"crib: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    args = parser.parse_args(argv)
     out = out or sys.stdout
     try:
         status: int = args.run(args, out)

@@ -7,8 +7,9 @@ quantization, evaluation) imports Ultralytics/torch lazily, and serving never im
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from crib.settings import value
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -16,7 +17,7 @@ CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 """The 52 card codes, rank then suit, e.g. ``"10D"``, ``"QS"``."""
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-MODELS_DIR = Path(os.environ.get("CRIB_VISION_MODELS", REPO_ROOT / "models"))
-"""Shipped ONNX models (override with the ``CRIB_VISION_MODELS`` environment variable)."""
-CACHE_DIR = Path(os.environ.get("CRIB_VISION_CACHE", REPO_ROOT / ".cache" / "vision"))
-"""Rendered deck faces and other regenerable files (gitignored)."""
+MODELS_DIR: Path = value("VISION_MODELS")
+"""Shipped ONNX models (the ``CRIB_VISION_MODELS`` setting, :mod:`crib.settings`)."""
+CACHE_DIR: Path = value("VISION_CACHE")
+"""Rendered deck faces and other regenerable files (gitignored; ``CRIB_VISION_CACHE``)."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,3 +65,21 @@ def test_crib_settings_lists_each_with_its_value_and_refuses_a_bad_one(
     monkeypatch.setenv("CRIB_TRUSTED_PROXIES", "two")
     assert main(["settings"], io.StringIO()) == EXIT_USAGE
     assert "CRIB_TRUSTED_PROXIES: 'two' is not" in capsys.readouterr().err
+
+
+def test_a_bad_reader_setting_is_one_line_from_any_command() -> None:
+    """The reader reads its settings as it loads, before any command runs: a bad one is one
+    line and exit status 2, not a traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "crib", "score", "5H", "5D", "5C", "JS", "5S"],
+        env={**os.environ, "CRIB_VISION_MODELS": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == EXIT_USAGE
+    assert (
+        result.stderr
+        == "crib: error: CRIB_VISION_MODELS is empty: leave it unset for its default\n"
+    )
