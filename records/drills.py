@@ -35,6 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from trainer import answers, dealing, weak_spots
 from trainer.dealing import Category, Deal, Difficulty, DrillKind
+from trainer.errors import CribbageError
 from trainer.weak_spots import Tally
 
 from .database import DatabaseUnavailable, writing
@@ -172,29 +173,38 @@ def deal_next(
     *,
     now: float,
     per_minute: int,
+    focus: Category | None = None,
+    first: bool = False,
 ) -> Row[Any]:
     """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
 
     In practice, the player's latest drill of ``kind`` comes back while it is unanswered, dealt
     within :data:`HANDED_BACK_FOR` at this difficulty (a sprint's hands are always new).
     Otherwise, in practice, a missed deal that is due comes back first; else the deal aims at
-    the player's weak spots (:func:`trainer.weak_spots.choose_focus`).
+    the player's weak spots (:func:`trainer.weak_spots.choose_focus`). With ``focus`` (a weak
+    spot the player chose) every deal exercises that category, and only a drill that does is
+    handed back. ``first`` marks a sprint's first hand (a sprint begins there).
 
     Raises:
         PaceError: a new drill would be the player's ``per_minute + 1``-th in a minute.
+        CribbageError: a ``focus`` that does not come up in drills of ``kind``.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
+    if focus is not None and kind not in focus.kinds:
+        raise CribbageError(f"{focus.value!r} does not come up in {kind} drills")
     handed_back = mode in _HANDED_BACK
     pending = _pending(db, player_id, kind, difficulty, mode, now) if handed_back else None
-    if pending is not None:
+    if pending is not None and (focus is None or focus in parse_categories(pending.categories)):
         return pending
     _check_pace(db, player_id, per_minute, now)
     rng = rng or random.Random()
-    due = _due_review(db, player_id, kind, now) if mode == "practice" else None
+    due = _due_review(db, player_id, kind, now) if mode == "practice" and not focus else None
     if due is None:
-        focus = weak_spots.choose_focus(kind, tallies(db, player_id), rng)
-        deal = dealing.deal(kind, rng, difficulty, focus)
+        aim = focus or weak_spots.choose_focus(kind, tallies(db, player_id), rng)
+        deal = dealing.deal(kind, rng, difficulty, aim)
         values = _drill_values(player_id, deal, mode, difficulty, now)
+        if first and mode == "sprint":
+            values["position"] = 0
     else:
         answer_id, values = due
     with writing(db) as connection:
@@ -294,7 +304,8 @@ def record_answer(
 ) -> answers.MarkedAnswer:
     """Mark ``given`` (:func:`trainer.answers.mark`), store it with the tallies and commit.
 
-    It is stored as answered at ``now``, on the player's ``day``.
+    It is stored as answered at ``now``, on the player's ``day``; a play drill checked before
+    its last card (:attr:`trainer.answers.MarkedAnswer.final` false) is not stored.
 
     Raises:
         InvalidAnswerError: for a malformed answer (nothing is stored).
@@ -308,6 +319,8 @@ def record_answer(
         repeat=drill.repeat,
         daily=drill.mode == "daily",
     )
+    if not marked.final:
+        return marked
     verdict = marked.grade
     answer = {
         "drill_id": drill.id,

@@ -81,12 +81,33 @@ def daily_results(db: Connection, player_id: int, since: str = "") -> dict[str, 
 def sprint_runs(db: Connection, player_id: int, seconds: float) -> list[SprintRun]:
     """The player's sprints of ``seconds``, oldest first (:func:`trainer.progress.sprint_runs`)."""
     rows = db.execute(
-        select(Drill.dealt_at, Answer.correct, Answer.day)
+        select(Drill.dealt_at, Answer.correct, Answer.day, Drill.position)
         .join(Answer, Answer.drill_id == Drill.id)
         .where(Drill.player_id == player_id, Drill.mode == "sprint")
         .order_by(Drill.dealt_at)
     )
-    return progress.sprint_runs(((d, bool(c), day) for d, c, day in rows), seconds)
+    return progress.sprint_runs(
+        ((d, bool(c), day, position == 0) for d, c, day, position in rows), seconds
+    )
+
+
+def standing(db: Connection | None, player_id: int | None, today: str) -> dict[str, Any]:
+    """Where the player stands on ``today``: the daily, the streaks, the weak spot to practise.
+
+    A new visitor (no player yet) has played nothing: today's challenge is not played yet.
+    """
+    if db is None or player_id is None:
+        db, player_id = None, None
+    results = {} if db is None or player_id is None else daily_results(db, player_id)
+    completed = progress.completed(results)
+    return {
+        "daily": results.get(today),
+        "streak": progress.streak(completed, today),
+        "best_streak": progress.best_streak(completed),
+        "weakest": None
+        if db is None or player_id is None
+        else progress.weakest(skills(db, player_id)),
+    }
 
 
 def weekly_tallies(db: Connection, player_id: int, since: str) -> dict[Category, dict[str, Tally]]:

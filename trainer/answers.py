@@ -43,6 +43,9 @@ class MarkedAnswer:
     """The fields of the answer that were checked: what is stored of it."""
     review_at: float | None
     """When the deal comes back (a miss), or ``None``."""
+    final: bool = True
+    """Whether the answer is whole and is kept: a play drill is checked card by card, and only
+    its last check (every card and go answered) is its answer."""
 
 
 def mark(
@@ -57,7 +60,8 @@ def mark(
     """Grade ``given``, answered at ``now`` to ``deal`` dealt at ``dealt_at``.
 
     A missed deal comes back after :data:`REVIEW_AFTER` (``repeat``: how often it was dealt
-    before), unless it is one of a ``daily`` challenge's.
+    before), unless it is one of a ``daily`` challenge's. A play drill answered for some of its
+    cards only is checked, not kept (:attr:`MarkedAnswer.final` false).
 
     Raises:
         InvalidAnswerError: for a malformed answer, or one faster than :data:`FASTEST_ANSWER`.
@@ -65,9 +69,12 @@ def mark(
     verdict = grade(deal, given)
     seconds = min(now - dealt_at, MAX_SECONDS, shown_for(given))
     review_at = None
-    if not verdict.correct and not daily:
+    if not verdict.correct and not daily and verdict.complete:
         review_at = now + REVIEW_AFTER[min(repeat, len(REVIEW_AFTER) - 1)]
-    return MarkedAnswer(verdict, seconds, checked_fields(deal.kind, given), review_at)
+    fields = checked_fields(deal.kind, given)
+    if not deal.count_asked:
+        fields.pop("count", None)
+    return MarkedAnswer(verdict, seconds, fields, review_at, final=verdict.complete)
 
 
 def shown_for(given: Mapping[str, Any]) -> float:
@@ -96,8 +103,9 @@ def shown_for(given: Mapping[str, Any]) -> float:
 def checked_fields(kind: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of ``given`` that the grading and the API checked: what is stored.
 
-    They are the answer its kind is graded on (a discard with its crib model), ``seconds`` and
-    ``muggins``; anything else a client sent is not stored.
+    They are the answer its kind is graded on (a discard with its crib model, a pegging count
+    with the count said, a play's steps), ``seconds`` and ``muggins``; anything else a client
+    sent is not stored.
 
     >>> checked_fields("hand", {"points": 4, "seconds": 3, "note": "x"})
     {'points': 4, 'seconds': 3}
@@ -106,6 +114,10 @@ def checked_fields(kind: str, given: Mapping[str, Any]) -> dict[str, Any]:
         answer: tuple[str, ...] = ("discard", "crib_model")
     elif kind in ("hand", "crib") and given.get("by_kind") is not None:
         answer = ("by_kind",)
+    elif kind == "pegging":
+        answer = ("points", "count")
+    elif kind == "play":
+        answer = ("steps",)
     else:
         answer = ("points",)
     return {name: given[name] for name in (*answer, "seconds", "muggins") if name in given}

@@ -23,16 +23,23 @@ from typing import Any, Literal
 from .cards import DECK, Card, Rank, Suit, as_card
 from .errors import CribbageError
 from .items import Kind, ScoreItem
-from .pegging import score_peg
+from .pegging import GO, Peg, play_out, score_peg
 from .show import Breakdown, score_show
 
-DrillKind = Literal["hand", "crib", "pegging", "discard"]
-KINDS: tuple[DrillKind, ...] = ("hand", "crib", "pegging", "discard")
-"""Every kind of drill."""
+DrillKind = Literal["hand", "crib", "pegging", "discard", "play"]
+KINDS: tuple[DrillKind, ...] = ("hand", "crib", "pegging", "discard", "play")
+"""Every kind of drill: ``play`` is a whole play pegged card by card (the play-out drill)."""
+CountShown = Literal["after", "before", "none"]
+"""What a pegging drill shows of the count: the count the card makes, the count before it, or
+nothing (the player keeps the count and says it)."""
 
 
 class Difficulty(enum.Enum):
-    """How busy a deal is: measured by the number of scoring items (or points pegged)."""
+    """How busy a deal is: measured by the number of scoring items (or points pegged).
+
+    In pegging it also says how much of the count is shown (:data:`PEGGING_COUNT_SHOWN`):
+    at the densest level the player keeps the count.
+    """
 
     BEGINNER = "beginner"
     """Few combinations: at most three items, no multiple runs."""
@@ -71,6 +78,10 @@ class Category(enum.Enum):
     """Runs in the play, in any order."""
     PEG_THIRTY_ONE = "pegging 31"
     """The count reaching thirty-one."""
+    PEG_GO = "pegging go"
+    """The go and the last card."""
+    PEG_COUNT = "pegging count"
+    """Keeping the count: the running total after each card, restarted after a go or 31."""
     DISCARD_DEALER = "discard as dealer"
     """Throwing to your own crib."""
     DISCARD_PONE = "discard as pone"
@@ -79,8 +90,10 @@ class Category(enum.Enum):
     @property
     def kinds(self) -> tuple[DrillKind, ...]:
         """The drill kinds in which this category comes up."""
+        if self in (Category.PEG_GO, Category.PEG_COUNT):
+            return ("play",)  # the count is asked of dense pegging drills too, never aimed at
         if self.name.startswith("PEG_"):
-            return ("pegging",)
+            return ("pegging", "play")
         if self.name.startswith("DISCARD_"):
             return ("discard",)
         if self is Category.CRIB_FLUSH:
@@ -95,7 +108,47 @@ _PEG_CATEGORIES = {
     Kind.DOUBLE_PAIR_ROYAL: Category.PEG_PAIRS,
     Kind.RUN: Category.PEG_RUNS,
     Kind.THIRTY_ONE: Category.PEG_THIRTY_ONE,
+    Kind.GO: Category.PEG_GO,
+    Kind.LAST_CARD: Category.PEG_GO,
 }
+
+PEGGING_COUNT_SHOWN: dict[Difficulty, CountShown] = {
+    Difficulty.BEGINNER: "after",
+    Difficulty.STANDARD: "before",
+    Difficulty.DENSE: "none",
+}
+"""How much of the count a pegging drill shows, by level: keeping the count is the player's
+job at the densest level (they say the count and the pegs)."""
+
+LEVEL_WORDS: dict[str, dict[Difficulty, str]] = {
+    "show": {
+        Difficulty.BEGINNER: "few combinations: three items at most, one run at most",
+        Difficulty.STANDARD: "whatever the deck deals",
+        Difficulty.DENSE: "busy hands: seven items or more (double runs, many fifteens)",
+    },
+    "pegging": {
+        Difficulty.BEGINNER: "the count is shown; the card pegs 2 at most",
+        Difficulty.STANDARD: "the count before the card is shown: add the card yourself",
+        Difficulty.DENSE: "you keep the count: say it and what the card pegs (3 or more)",
+    },
+    "play": {
+        Difficulty.BEGINNER: "a quiet play: 4 points pegged at most",
+        Difficulty.STANDARD: "whatever the deck deals",
+        Difficulty.DENSE: "a lively play: 9 points pegged or more",
+    },
+    "discard": dict.fromkeys(Difficulty, "every level deals any six cards"),
+}
+"""What each level means, in players' words, by drill (hands and cribs share ``show``)."""
+
+
+def level_words(kind: str) -> dict[str, str]:
+    """Each level's meaning for drills of ``kind``, by the level's name.
+
+    >>> level_words("pegging")["dense"]
+    'you keep the count: say it and what the card pegs (3 or more)'
+    """
+    words = LEVEL_WORDS.get(kind, LEVEL_WORDS["show"])
+    return {level.value: text for level, text in words.items()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +159,8 @@ class Deal:
     * ``pegging``: ``cards`` are the cards played since the count last restarted, oldest
       first, and ``played`` the card just played on top of them.
     * ``discard``: ``cards`` are the six cards dealt; ``dealer`` says whose crib it is.
+    * ``play``: ``cards`` are the pone's four cards then the dealer's, ``order`` the cards in
+      the order played (a legal play: :func:`trainer.pegging.play_out` finds its goes).
     """
 
     kind: DrillKind
@@ -118,6 +173,10 @@ class Deal:
     """The card just played, for pegging drills."""
     dealer: bool | None = None
     """Whether the player is the dealer, for discard drills."""
+    count_shown: CountShown = "after"
+    """What a pegging drill shows of the count (:data:`PEGGING_COUNT_SHOWN`)."""
+    order: tuple[Card, ...] = ()
+    """The cards in the order played, for play drills."""
 
     def breakdown(self) -> Breakdown:
         """The engine's score of a hand or crib drill.
@@ -139,13 +198,43 @@ class Deal:
             raise ValueError(f"a {self.kind} drill has no card played")
         return tuple(score_peg(self.cards, self.played))
 
+    @property
+    def count_asked(self) -> bool:
+        """Whether the player must say the count (a pegging drill showing none, or a play)."""
+        return self.kind == "play" or (self.kind == "pegging" and self.count_shown == "none")
+
+    def pegs(self) -> list[Peg]:
+        """Every card and go of a play drill, with what it pegged, from the engine.
+
+        Raises:
+            ValueError: for drills other than play.
+        """
+        if self.kind != "play":
+            raise ValueError(f"a {self.kind} drill is not a whole play")
+        half = len(self.cards) // 2
+        return play_out(self.cards[:half], self.cards[half:], self.order)
+
     def to_json(self) -> dict[str, Any]:
         """The cards as notation, for storing and for the page (no answers in it)."""
         data: dict[str, Any] = {"kind": self.kind}
         if self.kind == "pegging":
             data["played"] = [str(c) for c in self.cards]
             data["card"] = str(self.played)
-            data["count"] = sum(c.value for c in (*self.cards, self.played) if c)
+            before = sum(c.value for c in self.cards)
+            if self.count_shown == "after":
+                data["count"] = before + (self.played.value if self.played else 0)
+            elif self.count_shown == "before":
+                data["count_before"] = before
+            else:
+                data["ask_count"] = True
+        elif self.kind == "play":
+            half = len(self.cards) // 2
+            data["pone"] = [str(c) for c in self.cards[:half]]
+            data["dealer"] = [str(c) for c in self.cards[half:]]
+            data["steps"] = [
+                {"card": str(p.card), "player": p.player} if p.card else {"card": GO}
+                for p in self.pegs()
+            ]
         elif self.kind == "discard":
             data["cards"] = [str(c) for c in self.cards]
             data["dealer"] = self.dealer
@@ -165,7 +254,15 @@ class Deal:
         """
         kind = data.get("kind")
         if kind == "pegging":
-            return cls("pegging", _cards(data["played"]), played=as_card(data["card"]))
+            shown: CountShown = (
+                "after" if "count" in data else "before" if "count_before" in data else "none"
+            )
+            played = as_card(data["card"])
+            return cls("pegging", _cards(data["played"]), played=played, count_shown=shown)
+        if kind == "play":
+            hands = _cards([*data["pone"], *data["dealer"]])
+            order = _cards(s["card"] for s in data["steps"] if s["card"] != GO)
+            return cls("play", hands, order=order)
         if kind == "discard":
             return cls("discard", _cards(data["cards"]), dealer=bool(data["dealer"]))
         if kind in ("hand", "crib"):
@@ -189,10 +286,14 @@ def classify(deal: Deal) -> frozenset[Category]:
     """
     if deal.kind == "discard":
         return frozenset({Category.DISCARD_DEALER if deal.dealer else Category.DISCARD_PONE})
-    if deal.kind == "pegging":
-        return frozenset(
-            _PEG_CATEGORIES[i.kind] for i in deal.peg_items() if i.kind in _PEG_CATEGORIES
+    if deal.kind in ("pegging", "play"):
+        items = (
+            deal.peg_items()
+            if deal.kind == "pegging"
+            else [i for p in deal.pegs() for i in p.items]
         )
+        found = {_PEG_CATEGORIES[i.kind] for i in items if i.kind in _PEG_CATEGORIES}
+        return frozenset(found | ({Category.PEG_COUNT} if deal.count_asked else set()))
     return _show_facts(deal)[0]
 
 
@@ -270,6 +371,8 @@ def _density(deal: Deal) -> int:
     """How busy a deal is: items in the show, or points pegged."""
     if deal.kind == "pegging":
         return sum(i.points for i in deal.peg_items())
+    if deal.kind == "play":
+        return sum(p.points for p in deal.pegs())
     return _show_facts(deal)[1]
 
 
@@ -279,6 +382,10 @@ def _fits(deal: Deal, difficulty: Difficulty) -> bool:
     density = _density(deal)
     if deal.kind == "pegging":
         return density <= 2 if difficulty is Difficulty.BEGINNER else density >= 3
+    if deal.kind == "play":
+        return (
+            density <= _QUIET_PLAY if difficulty is Difficulty.BEGINNER else density >= _LIVELY_PLAY
+        )
     if difficulty is Difficulty.BEGINNER:
         return density <= 3 and Category.MULTIPLE_RUNS not in classify(deal)
     return density >= 7
@@ -287,6 +394,10 @@ def _fits(deal: Deal, difficulty: Difficulty) -> bool:
 # --- dealing -----------------------------------------------------------------------------------
 
 _MAX_TRIES = 3000
+_QUIET_PLAY = 4
+"""Points pegged at most in a beginner's play drill."""
+_LIVELY_PLAY = 9
+"""Points pegged at least in a dense play drill."""
 
 
 def deal(
@@ -309,9 +420,12 @@ def deal(
         raise CribbageError(f"{focus.value!r} does not come up in {kind} drills")
     if focus is Category.NINETEEN:
         difficulty = Difficulty.STANDARD
+    shown = PEGGING_COUNT_SHOWN[difficulty]
     for want, level in ((focus, difficulty), (None, difficulty), (None, Difficulty.STANDARD)):
         for _ in range(_MAX_TRIES):
             candidate = _raw_deal(kind, rng, want)
+            if kind == "pegging":
+                candidate = dataclasses.replace(candidate, count_shown=shown)
             if _fits(candidate, level) and (want is None or want in classify(candidate)):
                 return candidate
     return _raw_deal(kind, rng, None)  # pragma: no cover - every kind deals in a few tries
@@ -331,6 +445,8 @@ def _raw_deal(kind: DrillKind, rng: random.Random, focus: Category | None) -> De
         return Deal(kind, tuple(cards), dealer=rng.random() < 0.5)
     if kind == "pegging":
         return _raw_pegging(rng)
+    if kind == "play":
+        return _raw_play(rng)
     return Deal(kind, tuple(cards[:4]), starter=cards[4])
 
 
@@ -349,6 +465,41 @@ def _raw_pegging(rng: random.Random) -> Deal:
     if len(pile) < 2:  # pragma: no cover - a shuffled deck always offers a second card
         return _raw_pegging(rng)
     return Deal("pegging", tuple(pile[:-1]), played=pile[-1])
+
+
+_SCORING_CHOICE = 0.5
+"""How often a player in a dealt play picks a card that pegs, when one does."""
+
+
+def _raw_play(rng: random.Random) -> Deal:
+    """Four cards each, played out as players play: a card that pegs about half the time it can.
+
+    The turn passes as :func:`trainer.pegging.play_out` passes it (a player who can play
+    must; after a go or 31 the other leads).
+    """
+    dealt = rng.sample(DECK, 8)
+    hands = [dealt[:4], dealt[4:]]
+    pile: list[Card] = []
+    order: list[Card] = []
+    turn, last = 0, 1
+    while hands[0] or hands[1]:
+        total = sum(c.value for c in pile)
+        fits = [c for c in hands[turn] if total + c.value <= 31]
+        if not fits:
+            if any(total + c.value <= 31 for c in hands[1 - turn]):
+                turn = 1 - turn  # go: the other plays on
+            else:
+                pile, turn = [], 1 - last  # neither can: the go, and the count restarts
+            continue
+        pegging = [c for c in fits if score_peg(pile, c)]
+        card = rng.choice(pegging if pegging and rng.random() < _SCORING_CHOICE else fits)
+        hands[turn].remove(card)
+        order.append(card)
+        pile.append(card)
+        if total + card.value == 31:
+            pile = []
+        last, turn = turn, 1 - turn
+    return Deal("play", tuple(dealt), order=tuple(order))
 
 
 DAILY_KINDS: tuple[DrillKind, ...] = ("hand", "hand", "crib", "pegging", "discard", "hand")

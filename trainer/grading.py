@@ -13,14 +13,53 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
-from .cards import Rank, as_card, check_distinct
+from .cards import Card, Rank, as_card, check_distinct
 from .dealing import Category, Deal, classify
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import HandSizeError, InvalidAnswerError
 from .items import Kind, ScoreItem
+from .pegging import GO, Peg
 
 # The order in which a player is most likely to overlook an item, used to explain a short count.
 _OVERLOOKED = (Kind.NOBS, Kind.FLUSH, Kind.RUN, Kind.FIFTEEN, Kind.PAIR, Kind.PAIR_ROYAL)
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One card (or go) of a play drill: what the player said of it, and what is right."""
+
+    card: Card | None
+    """The card played, or ``None`` for a go."""
+    player: int
+    """Who pegs it: 0 the pone, 1 the dealer."""
+    count: int
+    """The count after it (for a go, the count it was called on)."""
+    items: tuple[ScoreItem, ...]
+    """What it pegged."""
+    claimed_count: int
+    claimed_points: int
+
+    @property
+    def points(self) -> int:
+        """Points it pegged."""
+        return sum(i.points for i in self.items)
+
+    @property
+    def correct(self) -> bool:
+        """Whether the player said the right count and the right pegs."""
+        return self.claimed_count == self.count and self.claimed_points == self.points
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"card": "5S", "player": 1, "count": 15, "points": 2, "items": [...], ...}``."""
+        return {
+            "card": str(self.card) if self.card else GO,
+            "player": self.player,
+            "count": self.count,
+            "points": self.points,
+            "items": [i.to_json() for i in self.items],
+            "claimed": {"count": self.claimed_count, "points": self.claimed_points},
+            "correct": self.correct,
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +89,13 @@ class Grade:
     """For discards, why the best throw is best, in one sentence from the expected points."""
     heels: str = ""
     """:data:`HEELS_NOTE` when the starter is a jack (hand and crib drills)."""
+    count: tuple[int, int] | None = None
+    """For a pegging drill that asks the count: ``(claimed, right)``."""
+    steps: tuple[Step, ...] = ()
+    """For a play drill: each card and go the player has pegged so far."""
+    complete: bool = True
+    """For a play drill: whether every card and go was answered (else nothing is kept: the
+    player is checked card by card)."""
 
     @property
     def over(self) -> float:
@@ -80,6 +126,11 @@ class Grade:
         for words in ("note", "reason", "heels"):
             if getattr(self, words):
                 data[words] = getattr(self, words)
+        if self.count is not None:
+            data["count"] = {"claimed": self.count[0], "right": self.count[1]}
+        if self.steps:
+            data["steps"] = [s.to_json() for s in self.steps]
+            data["complete"] = self.complete
         if self.by_kind:
             data["by_kind"] = [
                 {"kind": kind.value, "claimed": claimed, "right": right}
@@ -119,7 +170,9 @@ def grade(deal: Deal, answer: Mapping[str, Any]) -> Grade:
     if deal.kind == "discard":
         return _grade_discard(deal, answer)
     if deal.kind == "pegging":
-        return _grade_count(deal.peg_items(), _points(answer), classify(deal))
+        return _grade_peg(deal, answer)
+    if deal.kind == "play":
+        return _grade_play(deal, answer)
     items = deal.breakdown().items
     present = classify(deal)
     if answer.get("by_kind") is None:
@@ -185,11 +238,88 @@ def _counted_twice(items: Sequence[ScoreItem], over: int) -> str:
     return f"a {worth[0].kind.value} counted twice?"
 
 
-def _points(answer: Mapping[str, Any]) -> int:
-    points = answer.get("points")
+def _points(answer: Mapping[str, Any], name: str = "points") -> int:
+    points = answer.get(name)
     if not _is_points(points, 99):
-        raise InvalidAnswerError(f"'points' must be a whole number from 0 to 99, got {points!r}")
+        raise InvalidAnswerError(f"'{name}' must be a whole number from 0 to 99, got {points!r}")
     return points
+
+
+def _grade_peg(deal: Deal, answer: Mapping[str, Any]) -> Grade:
+    """A pegging drill: the points, and the count when the drill asks it.
+
+    A wrong count is missed as :attr:`Category.PEG_COUNT`; wrong points as the categories of
+    what the card pegged.
+    """
+    present = classify(deal)
+    verdict = _grade_count(deal.peg_items(), _points(answer), present - {Category.PEG_COUNT})
+    if not deal.count_asked:
+        return verdict
+    right = sum(c.value for c in deal.cards) + (deal.played.value if deal.played else 0)
+    claimed = _points(answer, "count")
+    if claimed == right:
+        return dataclasses.replace(verdict, count=(claimed, right))
+    return dataclasses.replace(
+        verdict,
+        correct=False,
+        count=(claimed, right),
+        missed_categories=verdict.missed_categories | {Category.PEG_COUNT},
+    )
+
+
+def _grade_play(deal: Deal, answer: Mapping[str, Any]) -> Grade:
+    """A play drill: ``{"steps": [{"count": 10, "points": 0}, ...]}``, one per card and go.
+
+    The player is checked card by card: fewer steps than the play has grade those given
+    (``complete`` false). The count of a go is the count it was called on.
+    """
+    pegs = deal.pegs()
+    given = answer.get("steps")
+    if not isinstance(given, list) or not 1 <= len(given) <= len(pegs):
+        raise InvalidAnswerError(
+            f"'steps' must list what each card and go pegs, 1 to {len(pegs)} of them, got {given!r}"
+        )
+    steps = tuple(_step(peg, claim) for peg, claim in zip(pegs, given, strict=False))
+    wrong = [s for s in steps if not s.correct]
+    missed: set[Category] = set()
+    for step in wrong:
+        if step.claimed_points != step.points:
+            missed |= {_PLAY_CATEGORIES[i.kind] for i in step.items if i.kind in _PLAY_CATEGORIES}
+        if step.claimed_count != step.count:
+            missed.add(Category.PEG_COUNT)
+    items = tuple(i for s in steps for i in s.items)
+    short = tuple(i for s in steps if s.claimed_points < s.points for i in s.items)
+    return Grade(
+        correct=not wrong,
+        total=sum(s.points for s in steps),
+        claimed=sum(s.claimed_points for s in steps),
+        items=items,
+        missed=short,
+        missed_categories=frozenset(missed),
+        steps=steps,
+        complete=len(steps) == len(pegs),
+    )
+
+
+_PLAY_CATEGORIES = {
+    Kind.FIFTEEN: Category.PEG_FIFTEEN,
+    Kind.PAIR: Category.PEG_PAIRS,
+    Kind.PAIR_ROYAL: Category.PEG_PAIRS,
+    Kind.DOUBLE_PAIR_ROYAL: Category.PEG_PAIRS,
+    Kind.RUN: Category.PEG_RUNS,
+    Kind.THIRTY_ONE: Category.PEG_THIRTY_ONE,
+    Kind.GO: Category.PEG_GO,
+    Kind.LAST_CARD: Category.PEG_GO,
+}
+
+
+def _step(peg: Peg, claim: Any) -> Step:
+    if not isinstance(claim, dict):
+        raise InvalidAnswerError(
+            f"each step must be {{'count': ..., 'points': ...}}, got {claim!r}"
+        )
+    count, points = _points(claim, "count"), _points(claim, "points")
+    return Step(peg.card, peg.player, peg.count, peg.items, count, points)
 
 
 def _is_points(value: object, top: int) -> TypeGuard[int]:
@@ -323,11 +453,12 @@ def why_best(best: DiscardOption, rival: DiscardOption) -> str:
 
     >>> options = analyze_discards("5H 5D JS QC 7H 8C", dealer=True)
     >>> print(why_best(options[0], options[1]))  # doctest: +NORMALIZE_WHITESPACE
-    Throwing 7♥ 8♣ beats 5♥ J♠ by 6.09 points on average: it keeps 6.30 more in hand and
-    gives your crib 0.22 less.
+    Throwing 7♥ 8♣ beats 5♥ J♠ by 6.09 points on average: it keeps 6.31 more in hand and
+    gives your crib 0.21 less.
     """
-    hand = best.hand_ev - rival.hand_ev
-    crib = best.crib_ev - rival.crib_ev
+    hand = _shown(best.hand_ev) - _shown(rival.hand_ev)
+    crib = _shown(best.crib_ev) - _shown(rival.crib_ev)
+    net = _shown(best.net_ev) - _shown(rival.net_ev)
     whose = "your crib" if best.dealer else "the dealer's crib"
 
     def change(points: float) -> str:
@@ -335,9 +466,20 @@ def why_best(best: DiscardOption, rival: DiscardOption) -> str:
 
     return (
         f"Throwing {_cards(best.discard)} beats {_cards(rival.discard)} by "
-        f"{best.net_ev - rival.net_ev:.2f} points on average: it keeps {change(hand)} in hand "
+        f"{net:.2f} points on average: it keeps {change(hand)} in hand "
         f"and gives {whose} {change(crib)}."
     )
+
+
+def _shown(points: float) -> float:
+    """Expected points as the discard table shows them (two decimals).
+
+    The words say the differences of the numbers the player sees.
+
+    >>> round(_shown(14.004) - _shown(13.546), 2)
+    0.45
+    """
+    return round(points, 2)
 
 
 def _cards(cards: Sequence[Any]) -> str:

@@ -75,20 +75,35 @@ class Kind(enum.Enum):
 RULE_TEXT: dict[Kind, str] = {
     Kind.FIFTEEN: "Each combination of cards adding to 15 scores 2.",
     Kind.PAIR: "Each pair of cards of the same rank scores 2.",
-    Kind.PAIR_ROYAL: "Three of a rank played one after another score 6.",
-    Kind.DOUBLE_PAIR_ROYAL: "Four of a rank played one after another score 12.",
     Kind.RUN: "Three or more cards in rank sequence score 1 each; every distinct run counts.",
     Kind.FLUSH: (
         "All hand cards of one suit score one each, plus one if the starter matches; "
         "a crib flush counts only when all five cards match."
     ),
     Kind.NOBS: "The jack of the starter's suit in hand or crib scores 1 (his nobs).",
-    Kind.THIRTY_ONE: "Making the count exactly 31 scores 2.",
-    Kind.GO: "The player who played the last card of a count short of 31 scores 1.",
-    Kind.LAST_CARD: "The last card of the play scores 1 unless it made 31.",
     Kind.HEELS: "A jack turned as the starter scores 2 for the dealer (his heels).",
 }
-"""The rule behind each kind of item, for people settling a dispute."""
+"""The rule behind each kind of item in the show (hands and the crib) and at the cut."""
+
+PLAY_RULE_TEXT: dict[Kind, str] = {
+    Kind.FIFTEEN: "A card that makes the count (the running total of the cards played) exactly "
+    "15 scores 2.",
+    Kind.PAIR: "A card of the same rank as the card played just before it scores 2.",
+    Kind.PAIR_ROYAL: "A third card of a rank played straight after a pair of it scores 6 "
+    "(three pairs: a pair royal).",
+    Kind.DOUBLE_PAIR_ROYAL: "A fourth card of a rank played straight after a pair royal scores "
+    "12 (six pairs: a double pair royal).",
+    Kind.RUN: "When the last three or more cards played since the count restarted are in rank "
+    "sequence, in any order, the last card scores 1 for each of them; a duplicate or another "
+    "card among them breaks the run.",
+    Kind.THIRTY_ONE: "A card that makes the count exactly 31 scores 2; the count starts again.",
+    Kind.GO: "When neither player can play without passing 31, the player of the last card "
+    "scores 1 for the go; the count starts again.",
+    Kind.LAST_CARD: "The last card of the play scores 1, unless it made 31 (which scored 2).",
+}
+"""The rule behind each kind of item in the play (pegging): only the running total of 15 or
+31 scores, a pair only with the card just before, a run only among the last cards played.
+From the rule books (``../shared/seeds``: the points in play)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -19,6 +19,8 @@ SPRINT_SECONDS = 180
 """How long a sprint lasts."""
 SPRINT_PENALTY = 10
 """Seconds a wrong count costs in a sprint."""
+WEAK_AFTER = 5
+"""Answers in a category before it can be called a weak spot: one wrong answer is not one."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,9 +132,20 @@ def ranked(tallies: Mapping[Category, Tally]) -> list[tuple[Category, Tally]]:
     )
 
 
+def weak_spots(ranked: Sequence[tuple[Category, Tally]]) -> list[tuple[Category, Tally]]:
+    """The weak spots among :func:`ranked`: missed, and answered :data:`WEAK_AFTER` times or more.
+
+    Most missed first.
+
+    >>> weak_spots([(Category.NOBS, Tally(1, 1, 2.0)), (Category.FLUSH, Tally(6, 2, 9.0))])
+    [(<Category.FLUSH: 'flush'>, Tally(seen=6, missed=2, seconds=9.0))]
+    """
+    return [(c, t) for c, t in ranked if t.missed and t.seen >= WEAK_AFTER]
+
+
 def weakest(ranked: Sequence[tuple[Category, Tally]]) -> tuple[Category, Tally] | None:
-    """The category to practise next: the first of :func:`ranked` with a miss, if any."""
-    return next(((c, t) for c, t in ranked if t.missed), None)
+    """The category to practise next: the first of :func:`weak_spots`, if any."""
+    return next(iter(weak_spots(ranked)), None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,26 +158,39 @@ class SprintRun:
     answered: int
 
 
-def sprint_runs(answers: Iterable[tuple[float, bool, str]], seconds: float) -> list[SprintRun]:
-    """Sprint answers (``(dealt_at, correct, day)``, in the order dealt) grouped into sprints.
+def sprint_runs(
+    answers: Iterable[tuple[float, bool, str, bool]], seconds: float
+) -> list[SprintRun]:
+    """Sprint answers (``(dealt_at, correct, day, first)``, in the order dealt) in sprints.
 
     A sprint is not stored as such: its drills are the sprint drills dealt within ``seconds``
-    (the sprint's length) of the first one, so two sprints begun within that time of each
-    other count as one.
+    (the sprint's length) of the first one, or up to the next one dealt as a sprint's
+    ``first`` (a sprint played again at once, its clock cut short by misses).
 
-    >>> [r.right for r in sprint_runs([(0, True, "d"), (10, True, "d"), (500, False, "d")], 180)]
-    [2, 0]
+    >>> answers = [(0, True, "d", True), (10, True, "d", False), (20, False, "d", True)]
+    >>> [r.right for r in sprint_runs([*answers, (500, False, "d", False)], 180)]
+    [2, 0, 0]
     """
     runs: list[SprintRun] = []
-    for dealt_at, correct, day in answers:
+    for dealt_at, correct, day, first in answers:
         last = runs[-1] if runs else None
-        if last is None or dealt_at - last.started > seconds:
+        if last is None or first or dealt_at - last.started > seconds:
             runs.append(SprintRun(day, dealt_at, int(correct), 1))
         else:
             runs[-1] = dataclasses.replace(
                 last, right=last.right + int(correct), answered=last.answered + 1
             )
     return runs
+
+
+def best_sprint(runs: Sequence[SprintRun]) -> SprintRun | None:
+    """The sprint with the most hands counted right (the first of equals), if any scored.
+
+    >>> best_sprint([SprintRun("d1", 0, 4, 5), SprintRun("d2", 9, 6, 9), SprintRun("d3", 99, 6, 6)])
+    SprintRun(day='d2', started=9, right=6, answered=9)
+    """
+    scored = [r for r in runs if r.right]
+    return max(scored, key=lambda r: (r.right, -r.started)) if scored else None
 
 
 def personal_bests(runs: Sequence[SprintRun]) -> list[SprintRun]:
@@ -174,6 +200,23 @@ def personal_bests(runs: Sequence[SprintRun]) -> list[SprintRun]:
         if run.right and (not records or run.right > records[-1].right):
             records.append(run)
     return records[::-1]
+
+
+def next_daily_in(now: float, utc_offset: int = 0) -> str:
+    """How long from ``now`` until the next daily challenge, in players' words.
+
+    It comes at midnight ``utc_offset`` minutes behind UTC (``getTimezoneOffset``); hours are
+    said to the nearest, less than one in minutes.
+
+    >>> next_daily_in(19 * 3600 + 60), next_daily_in(23 * 3600, 60), next_daily_in(86390)
+    ('next in 5 h', 'next in 2 h', 'next in under a minute')
+    """
+    seconds = 86400 - (now - 60 * utc_offset) % 86400
+    if seconds >= 3600:
+        return f"next in {round(seconds / 3600)} h"
+    if seconds >= 60:
+        return f"next in {int(seconds // 60)} min"
+    return "next in under a minute"
 
 
 def week_of(day: str) -> str:

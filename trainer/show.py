@@ -14,7 +14,8 @@ import dataclasses
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .cards import (
     Card,
@@ -28,7 +29,7 @@ from .cards import (
     split_show,
     split_tokens,
 )
-from .errors import HandSizeError
+from .errors import HandSizeError, InvalidJSONError
 from .items import Kind, ScoreItem, number_words
 from .rules import SIX_CARD, RuleSet
 
@@ -424,3 +425,24 @@ def _condition(flush: int, nobs: int, size: int, jacks: int) -> str:
     if nobs:
         parts.append(f"{'the' if jacks == 1 else 'a'} jack is the starter's suit")
     return " and ".join(parts)
+
+
+def typed_body(data: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The cards as typed and the starter typed apart, from a score request (``/api/score``).
+
+    ``{"cards": "5H 5D 5C JS | 5S"}`` (a ``"starter"`` may be given apart), or the first shape,
+    ``{"hand": ["5H", ...], "starter": "5S"}``.
+
+    Raises:
+        InvalidJSONError: For neither shape.
+    """
+    cards, hand, starter = data.get("cards"), data.get("hand"), data.get("starter")
+    listed = isinstance(hand, list) and all(isinstance(c, str) for c in hand)
+    if cards is None and listed and isinstance(starter, str):  # the first shape
+        cards, hand = " ".join(map(str, hand or ())), None
+    if hand is not None or not isinstance(cards, str) or not isinstance(starter, str | None):
+        raise InvalidJSONError(
+            "give 'cards' as typed (5H 5D 5C JS | 5S), or 'hand' as a list of cards and"
+            " 'starter' as one card"
+        )
+    return cards, starter

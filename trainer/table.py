@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import Card, CardLike, as_card, check_distinct, split_tokens
 from .errors import HandSizeError, TableError
@@ -242,3 +243,23 @@ def score_table(groups: Sequence[Group], *, rules: RuleSet = SIX_CARD) -> TableS
         for crib, score in zip(as_crib, scores, strict=True)
     )
     return TableShow(tuple(groups), scores, crib_scores, starter, rules)
+
+
+def groups_of(groups: Any) -> list[Group]:
+    """The groups of a request: ``[{"role": "hand", "cards": ["5H", ...]}, ...]`` (``/api/table``).
+
+    Raises:
+        TableError: For anything but a list of such objects (a role may be ``None``).
+        InvalidCardError: For a token that is not a card.
+    """
+    shape_ok = isinstance(groups, list) and all(
+        isinstance(g, dict)
+        and "role" in g
+        and isinstance(g["role"], str | None)
+        and isinstance(g.get("cards"), list)
+        and all(isinstance(c, str) for c in g["cards"])
+        for g in groups
+    )
+    if not shape_ok:
+        raise TableError("give 'groups' as a list of {'role': ..., 'cards': [...]} objects")
+    return [Group.of(g["role"], g["cards"]) for g in groups]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, cast
+from typing import Any
 
 from flask import Blueprint, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
@@ -11,12 +11,12 @@ from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 
 from records import drills, progress
-from trainer.dealing import KINDS, Difficulty
-from trainer.items import RULE_TEXT
+from trainer.dealing import KINDS, Category, Difficulty
+from trainer.items import PLAY_RULE_TEXT, RULE_TEXT
 from trainer.pegging import score_sequence
 from trainer.rules import SIX_CARD, get_rules
-from trainer.show import score_typed, spoken_count
-from trainer.table import Group, score_table
+from trainer.show import score_typed, spoken_count, typed_body
+from trainer.table import groups_of, score_table
 
 from . import clock
 from .bodies import cap_body, choice, flag, json_body
@@ -28,6 +28,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 bp.before_request(cap_body)
 
 RULES_BY_KIND = {kind.value: text for kind, text in RULE_TEXT.items()}
+PLAY_RULES_BY_KIND = {kind.value: text for kind, text in PLAY_RULE_TEXT.items()}
 
 
 @bp.get("/openapi.json")
@@ -47,26 +48,11 @@ def score() -> dict[str, Any]:
     ``"rules": "five-card"`` picks another rule set (six-card by default).
     """
     data = json_body()
-    cards, starter = _typed_show(data)
+    cards, starter = typed_body(data)
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
     crib = flag(data, "crib")
     result = score_typed(cards, starter, crib=crib, rules=rules, starter_place="in 'starter'")
     return result.to_json() | {"rule_text": RULES_BY_KIND}
-
-
-def _typed_show(data: dict[str, Any]) -> tuple[str, str | None]:
-    """The cards as typed and the starter typed apart, from either shape of a score body."""
-    cards, hand, starter = data.get("cards"), data.get("hand"), data.get("starter")
-    listed = isinstance(hand, list) and all(isinstance(c, str) for c in hand)
-    if cards is None and listed and isinstance(starter, str):  # the first shape
-        cards, hand = " ".join(cast(list[str], hand)), None
-    if hand is not None or not isinstance(cards, str) or not isinstance(starter, str | None):
-        abort(
-            400,
-            "give 'cards' as typed (5H 5D 5C JS | 5S), or 'hand' as a list of cards and"
-            " 'starter' as one card",
-        )
-    return cards, starter
 
 
 @bp.post("/table")
@@ -79,19 +65,9 @@ def table() -> dict[str, Any]:
     the crib) is scored as a hand, with its ``crib_score`` when a crib flush makes it differ.
     """
     data = json_body()
-    groups = data.get("groups")
-    shape_ok = isinstance(groups, list) and all(
-        isinstance(g, dict)
-        and "role" in g
-        and isinstance(g["role"], str | None)
-        and isinstance(g.get("cards"), list)
-        and all(isinstance(c, str) for c in g["cards"])
-        for g in groups
-    )
-    if not shape_ok or groups is None:
-        abort(400, "give 'groups' as a list of {'role': ..., 'cards': [...]} objects")
+    groups = groups_of(data.get("groups"))
     rules = get_rules(str(data.get("rules", SIX_CARD.name)))
-    scored = score_table([Group.of(g["role"], g["cards"]) for g in groups], rules=rules)
+    scored = score_table(groups, rules=rules)
     return {"rules": rules.name, "groups": scored.to_json(), "rule_text": RULES_BY_KIND}
 
 
@@ -103,7 +79,7 @@ def pegging() -> dict[str, Any]:
     if not isinstance(play, list) or not play or not all(isinstance(t, str) for t in play):
         abort(400, "give 'play' as a list of cards and 'go'")
     pegs = score_sequence(play, end=flag(data, "end"))
-    return {"pegs": [p.to_json() for p in pegs], "rule_text": RULES_BY_KIND}
+    return {"pegs": [p.to_json() for p in pegs], "rule_text": PLAY_RULES_BY_KIND}
 
 
 @bp.record_once
@@ -113,23 +89,23 @@ def _schedule_purges(state: BlueprintSetupState) -> None:
 
 @bp.get("/drills/next")
 def next_drill() -> dict[str, Any]:
-    """Deal the player's next drill: ``?kind=hand|crib|pegging|discard&difficulty=...``.
+    """Deal the player's next drill: ``?kind=hand|crib|pegging|discard|play&difficulty=...``.
 
     The drill of that kind not yet answered comes back instead of a new one; new ones are
-    limited to ``DEALS_PER_MINUTE`` (a 429 beyond). A deal also purges, once an hour
+    limited to ``DEALS_PER_MINUTE`` (a 429 beyond). ``focus`` (a category) aims every deal at
+    it; ``first=1`` starts a sprint. A deal also purges, once an hour
     (:class:`records.drills.PurgeSchedule`).
     """
     kind: Any = choice("kind", KINDS, "hand")
     level = Difficulty(choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
     mode = choice("mode", ("practice", "sprint"), "practice")
+    aim = choice("focus", tuple(c.value for c in Category), "") if "focus" in request.args else ""
+    first = choice("first", ("0", "1"), "0") == "1"
     now = clock.now()
     current_app.extensions["crib_purges"].run_if_due(get_db(), now)
-    per_minute: int = current_app.config["DEALS_PER_MINUTE"]
-    drill = as_player(
-        lambda db, player_id: drills.deal_next(
-            db, player_id, kind, level, mode, now=now, per_minute=per_minute
-        )
-    )
+    options = {"now": now, "per_minute": current_app.config["DEALS_PER_MINUTE"], "first": first}
+    options["focus"] = Category(aim) if aim else None
+    drill = as_player(lambda db, pid: drills.deal_next(db, pid, kind, level, mode, **options))
     return drills.drill_json(drill)
 
 
@@ -162,9 +138,10 @@ def answer(drill_id: int) -> dict[str, Any]:
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": marked.seconds}
     if drill.kind in ("hand", "crib"):
         result["say"] = spoken_count(grade.items)
-    if muggins and drill.kind != "discard":
+    if muggins and drill.kind in ("hand", "crib", "pegging"):
         result["muggins"] = {"you": min(grade.claimed, grade.total), "opponent": grade.under}
-    result["rule_text"] = {k: RULES_BY_KIND[k] for k in {i["kind"] for i in result["items"]}}
+    rules = PLAY_RULES_BY_KIND if drill.kind in ("pegging", "play") else RULES_BY_KIND
+    result["rule_text"] = {k: rules[k] for k in {i["kind"] for i in result["items"]}}
     return result
 
 

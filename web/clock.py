@@ -38,6 +38,11 @@ def today(utc_offset: int = 0) -> str:
 
 def players_today() -> str:
     """Today in the requesting player's time zone (UTC unless the browser said one)."""
+    return today(players_offset())
+
+
+def players_offset() -> int:
+    """The browser's offset from UTC in minutes (``getTimezoneOffset``), 0 when unknown."""
     offset = request.cookies.get(UTC_OFFSET_COOKIE, "")
     minutes = int(offset) if offset.lstrip("-").isdigit() and len(offset) <= 5 else 0
-    return today(minutes if minutes in OFFSETS else 0)
+    return minutes if minutes in OFFSETS else 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainer.dealing import KINDS, Difficulty
+from trainer.dealing import KINDS, Category, Difficulty
 from trainer.items import Kind
 from trainer.rules import RULESETS
 from trainer.table import Role
@@ -56,6 +56,16 @@ BREAKDOWN: dict[str, Schema] = {
     "say": STRING,
 }
 
+PEG: dict[str, Schema] = {
+    "card": STRING,
+    "player": {"type": "integer", "enum": [0, 1]},
+    "count": INTEGER,
+    "points": INTEGER,
+    "items": _array(_ref("Item")),
+}
+"""A card (or go) of a play and what it pegged."""
+SAID = _object({"count": INTEGER, "points": INTEGER})
+
 SCHEMAS: dict[str, Schema] = {
     "Error": _object({"error": STRING}),
     "Item": _object(
@@ -79,17 +89,7 @@ SCHEMAS: dict[str, Schema] = {
     ),
     "Pegging": _object(
         {
-            "pegs": _array(
-                _object(
-                    {
-                        "card": STRING,
-                        "player": {"type": "integer", "enum": [0, 1]},
-                        "count": INTEGER,
-                        "points": INTEGER,
-                        "items": _array(_ref("Item")),
-                    }
-                )
-            ),
+            "pegs": _array(_object(PEG)),
             "rule_text": _ref("RuleText"),
         }
     ),
@@ -106,13 +106,18 @@ SCHEMAS: dict[str, Schema] = {
             "played": CARDS,
             "card": STRING,
             "count": INTEGER,
+            "count_before": INTEGER,
+            "ask_count": BOOLEAN,
             "cards": CARDS,
-            "dealer": BOOLEAN,
+            "dealer": {"type": ["boolean", "array"], "items": STRING},
             "role": {"type": "string", "enum": ["dealer", "pone"]},
+            "pone": CARDS,
+            "steps": _array(_object({"card": STRING, "player": INTEGER}, "player")),
         },
-        *("hand", "starter", "crib", "played", "card", "count", "cards", "dealer", "role"),
-        description="hand, starter, crib for hands and cribs; played, card, count for pegging;"
-        " cards, dealer, role for discards",
+        *("hand", "starter", "crib", "played", "card", "count", "count_before", "ask_count"),
+        *("cards", "dealer", "role", "pone", "steps"),
+        description="hand, starter, crib: hands, cribs; played, card, count (or count_before, or"
+        " ask_count): pegging; cards, dealer, role: discards; pone, dealer, steps: a play",
     ),
     "Answer": _object(
         {
@@ -123,11 +128,14 @@ SCHEMAS: dict[str, Schema] = {
                 "additionalProperties": {"type": "integer", "minimum": 0},
             },
             "discard": _array(CARD, minItems=1, maxItems=2),
+            "count": {"type": "integer", "minimum": 0, "maximum": 99},
+            "steps": _array(SAID, minItems=1, description="A play's cards so far (checked)"),
             "seconds": {"type": "number", "description": "Seconds the drill was on screen"},
             "muggins": BOOLEAN,
         },
-        *("points", "by_kind", "discard", "seconds", "muggins"),
-        description="One of points (hands, cribs, pegging), by_kind (hands, cribs) or discard",
+        *("points", "by_kind", "discard", "count", "steps", "seconds", "muggins"),
+        description="One of points (hands, cribs, pegging, with the count when asked),"
+        " by_kind (hands, cribs), discard, or steps (a play)",
     ),
     "Verdict": _object(
         {
@@ -163,12 +171,16 @@ SCHEMAS: dict[str, Schema] = {
             "by_kind": _array(
                 _object({"kind": {"enum": KIND_NAMES}, "claimed": INTEGER, "right": INTEGER})
             ),
+            "count": _object({"claimed": INTEGER, "right": INTEGER}),
+            "steps": _array(_object({**PEG, "claimed": SAID, "correct": BOOLEAN})),
+            "complete": BOOLEAN,
             "seconds": NUMBER,
             "say": STRING,
             "muggins": _object({"you": NUMBER, "opponent": NUMBER}),
             "rule_text": _ref("RuleText"),
         },
         *("options", "lost", "note", "reason", "heels", "by_kind", "say", "muggins"),
+        *("count", "steps", "complete"),
     ),
     "Daily": _object(
         {
@@ -311,8 +323,10 @@ def _body(schema: Schema | str) -> Schema:
     return {"required": True, "content": {JSON: {"schema": ref}}}
 
 
-def _query(name: str, values: list[str], default: str) -> Schema:
-    schema = {"type": "string", "enum": values, "default": default}
+def _query(name: str, values: list[str], default: str | None = None) -> Schema:
+    schema: Schema = {"type": "string", "enum": values}
+    if default is not None:
+        schema["default"] = default
     return {"name": name, "in": "query", "required": False, "schema": schema}
 
 
@@ -397,6 +411,8 @@ PATHS: dict[str, Schema] = {
                 _query("kind", list(KINDS), "hand"),
                 _query("difficulty", [d.value for d in Difficulty], "standard"),
                 _query("mode", ["practice", "sprint"], "practice"),
+                _query("focus", [c.value for c in Category]),  # a weak spot: every deal has it
+                _query("first", ["0", "1"], "0"),  # a sprint's first hand
             ],
             "responses": {"200": _reply("Drill", "The drill"), **_errors(400, 429)},
         }

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Blueprint, render_template, request
-from sqlalchemy import Connection
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from records import progress
 from trainer import progress as figures
@@ -14,14 +14,14 @@ from trainer.cards import Rank
 from trainer.dealing import Category
 from trainer.errors import CribbageError
 from trainer.grading import HEELS_NOTE
-from trainer.items import RULE_TEXT, Kind, ScoreItem
+from trainer.items import PLAY_RULE_TEXT, RULE_TEXT, Kind, ScoreItem
 from trainer.pegging import score_play
 from trainer.rules import RULESETS, SIX_CARD, get_rules
 from trainer.show import Breakdown, score_typed
 
 from . import charts
 from .bodies import checked
-from .clock import players_today
+from .clock import now, players_offset, players_today
 from .db import get_db
 from .players import current_player
 
@@ -30,23 +30,20 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def home() -> str:
-    """The start page: where the player stands today, then the drills and calculators."""
+    """The start page: where the player stands today (a new visitor too), then the drills."""
     player = current_player()
     today = players_today()
-    standing = None if player is None else _standing(get_db(), player.id, today)
-    return render_template("pages/home.html", today=today, standing=standing)
+    player_id = None if player is None else player.id
+    standing = progress.standing(player_id and get_db(), player_id, today)
+    next_daily = figures.next_daily_in(now(), players_offset())
+    return render_template("pages/home.html", today=today, standing=standing, next_daily=next_daily)
 
 
-def _standing(db: Connection, player_id: int, today: str) -> dict[str, Any]:
-    """Today's daily challenge, the current and best streaks, and the category to practise."""
-    results = progress.daily_results(db, player_id)
-    completed = figures.completed(results)
-    return {
-        "daily": results.get(today),
-        "streak": figures.streak(completed, today),
-        "best_streak": figures.best_streak(completed),
-        "weakest": figures.weakest(progress.skills(db, player_id)),
-    }
+@bp.get("/register", endpoint="register")
+@bp.get("/login", endpoint="login")
+def account_page() -> Response:
+    """The account pages live under ``/auth/``: ``/register`` and ``/login`` lead there."""
+    return redirect(url_for(f"auth.{request.path.strip('/')}"), 301)
 
 
 def _kinds_in_order(items: Iterable[ScoreItem]) -> list[Kind]:
@@ -107,7 +104,7 @@ def score_pegging() -> tuple[str, int]:
             context["kinds"] = _kinds_in_order(i for p in pegs for i in p.items)
         except CribbageError as error:
             context["error"], status = str(error), 400
-    page = render_template("pages/pegging.html", rule_text=RULE_TEXT, **context)
+    page = render_template("pages/pegging.html", rule_text=PLAY_RULE_TEXT, **context)
     return page, status
 
 
@@ -178,7 +175,7 @@ def progress_page() -> str:
             [s.missed / s.seen for _, s in ranked],
             [f"{s.missed} of {s.seen}, {s.seconds / s.seen:.1f}s" for _, s in ranked],
         ),
-        weak=[(c, s) for c, s in ranked if s.missed][:3],
+        weak=figures.weak_spots(ranked)[:3],
         by_kind=progress.drills_by_kind(db, player.id),
         streak=figures.streak(
             figures.completed(progress.daily_results(db, player.id)), players_today()

@@ -10,8 +10,12 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from trainer.dealing import DAILY_KINDS, KINDS, Difficulty
-from trainer.progress import SPRINT_PENALTY, SPRINT_SECONDS
+from records import progress
+from trainer.dealing import DAILY_KINDS, KINDS, Category, Difficulty, level_words
+from trainer.progress import SPRINT_PENALTY, SPRINT_SECONDS, best_sprint
+
+from .db import get_db
+from .players import current_player
 
 bp = Blueprint("practice", __name__)
 
@@ -20,6 +24,7 @@ TITLES = {
     "crib": "Count the crib",
     "pegging": "What does it peg?",
     "discard": "Throw two to the crib",
+    "play": "Peg the play",
 }
 
 
@@ -31,24 +36,26 @@ def daily() -> str:
 
 @bp.get("/practice/<kind>")
 def practice(kind: str) -> str:
-    """Unlimited practice of one kind, aimed at the player's weak spots."""
+    """Unlimited practice of one kind, aimed at the weak spots (or the one ``?focus=`` names)."""
     if kind not in KINDS:
         abort(404, f"no drill {kind!r} (use one of: {', '.join(KINDS)})")
-    levels = [d.value for d in Difficulty]
+    levels = level_words(kind)
     difficulty = request.args.get("difficulty", Difficulty.STANDARD.value)
     if difficulty not in levels:
         difficulty = Difficulty.STANDARD.value
-    return _drill_page(
-        "practice", kind, TITLES[kind], (kind,), difficulty=difficulty, difficulties=levels
-    )
+    focus = request.args.get("focus", "")
+    focus = focus if focus in {c.value for c in Category if kind in c.kinds} else ""
+    extra = {"difficulty": difficulty, "levels": levels, "focus": focus}
+    return _drill_page("practice", kind, TITLES[kind], (kind,), **extra)
 
 
 @bp.get("/sprint")
 def sprint() -> str:
-    """As many hand counts as possible against the clock; misses cost time."""
-    return _drill_page(
-        "sprint", "hand", "Sprint", (), sprint_seconds=SPRINT_SECONDS, penalty=SPRINT_PENALTY
-    )
+    """As many hand counts as possible against the clock; misses cost time; the best so far."""
+    player = current_player()
+    runs = [] if player is None else progress.sprint_runs(get_db(), player.id, SPRINT_SECONDS)
+    extra = {"sprint_seconds": SPRINT_SECONDS, "penalty": SPRINT_PENALTY}
+    return _drill_page("sprint", "hand", "Sprint", (), best=best_sprint(runs), **extra)
 
 
 def _drill_page(

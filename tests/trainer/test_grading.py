@@ -28,11 +28,11 @@ def test_best_throw_reason_compares_with_the_runner_up() -> None:
     best, runner_up = analyze_discards(deal.cards, dealer=True)[:2]
     verdict = grade(deal, {"discard": ["7H", "8C"]})
     assert verdict.correct
-    hand = best.hand_ev - runner_up.hand_ev
-    crib = best.crib_ev - runner_up.crib_ev
+    hand = shown(best.hand_ev) - shown(runner_up.hand_ev)
+    crib = shown(best.crib_ev) - shown(runner_up.crib_ev)
     cards = " ".join(c.unicode() for c in runner_up.discard)
     assert verdict.reason.startswith(f"Throwing 7♥ 8♣ beats {cards} by ")
-    assert f"{best.net_ev - runner_up.net_ev:.2f}" in verdict.reason
+    assert f"{shown(best.net_ev) - shown(runner_up.net_ev):.2f}" in verdict.reason
     assert f"{abs(hand):.2f} {'more' if hand > 0 else 'less'} in hand" in verdict.reason
     assert f"your crib {abs(crib):.2f} {'more' if crib > 0 else 'less'}" in verdict.reason
     assert verdict.to_json()["reason"] == verdict.reason
@@ -46,10 +46,46 @@ def test_best_throw_reason_as_pone_against_the_throw_chosen() -> None:
     worst = options[-1]
     verdict = grade(deal, {"discard": [str(c) for c in worst.discard]})
     cards = " ".join(c.unicode() for c in worst.discard)
-    crib = options[0].crib_ev - worst.crib_ev
+    crib = shown(options[0].crib_ev) - shown(worst.crib_ev)
     assert not verdict.correct
-    assert f" beats {cards} by {options[0].net_ev - worst.net_ev:.2f}" in verdict.reason
+    assert (
+        f" beats {cards} by {shown(options[0].net_ev) - shown(worst.net_ev):.2f}" in verdict.reason
+    )
     assert f"the dealer's crib {abs(crib):.2f} {'more' if crib > 0 else 'less'}" in verdict.reason
+
+
+def shown(points: float) -> float:
+    """Expected points as the discard table shows them: two decimals."""
+    return round(points, 2)
+
+
+def test_the_reason_says_the_difference_of_the_numbers_shown() -> None:
+    """The words and the table round the same numbers: where the table shows 14.00 and 13.55,
+    the reason says 0.45, not the 0.46 of the unrounded values (issue players2, 3.6)."""
+    found = None
+    for cards in (
+        "5H 5D JS QC 7H 8C",
+        "AH 2D 3C 4S 9H KD",
+        "2H 3H 7C 8D JS QC",
+        "4H 5D 6C 9S 10H QD",
+    ):
+        for dealer in (True, False):
+            options = analyze_discards(cards, dealer=dealer)
+            for rival in options[1:]:
+                exact = f"{options[0].net_ev - rival.net_ev:.2f}"
+                table = f"{shown(options[0].net_ev) - shown(rival.net_ev):.2f}"
+                if exact != table:
+                    found = (cards, dealer, rival, table, exact)
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found, "no throw whose rounding differs: pick other hands"
+    cards, dealer, rival, table, exact = found
+    verdict = grade(throw(cards, dealer=dealer), {"discard": [str(c) for c in rival.discard]})
+    assert f" by {table} points" in verdict.reason
+    assert f" by {exact} points" not in verdict.reason
 
 
 def test_no_reason_for_counts() -> None:

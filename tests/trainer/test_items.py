@@ -7,7 +7,7 @@ import json
 import pytest
 
 from trainer.cards import parse_cards
-from trainer.items import RULE_TEXT, Kind, ScoreItem, number_words
+from trainer.items import PLAY_RULE_TEXT, RULE_TEXT, Kind, ScoreItem, number_words
 
 
 @pytest.mark.parametrize(
@@ -44,5 +44,17 @@ def test_score_item() -> None:
 
 @pytest.mark.parametrize("kind", list(Kind), ids=lambda k: k.name)
 def test_every_kind_has_its_rule(kind: Kind) -> None:
-    """Each kind of item can explain itself to settle a dispute."""
-    assert RULE_TEXT[kind].endswith(".")
+    """Each kind of item can explain itself to settle a dispute: by the show's rule, the
+    play's, or both."""
+    rules = [table[kind] for table in (RULE_TEXT, PLAY_RULE_TEXT) if kind in table]
+    assert rules and all(rule.endswith(".") for rule in rules)
+
+
+@pytest.mark.parametrize("kind", list(PLAY_RULE_TEXT), ids=lambda k: k.name)
+def test_the_play_has_its_own_rules(kind: Kind) -> None:
+    """The play's rules are not the show's: no combination of cards, no distinct runs; a kind
+    of both has two sentences (issue players2, 1)."""
+    rule = PLAY_RULE_TEXT[kind]
+    assert rule not in RULE_TEXT.values()
+    for show_words in ("combination", "distinct", "each pair"):
+        assert show_words not in rule.lower()

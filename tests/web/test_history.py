@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from urllib.parse import quote_plus
 
 import pytest
 from flask import Flask
@@ -17,6 +18,7 @@ from records.models import Answer, Drill, Player
 from trainer.dealing import DAILY_KINDS, Category, Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
+from trainer.progress import WEAK_AFTER
 from web import clock
 from web.db import get_db
 
@@ -39,18 +41,27 @@ def play_daily(client: FlaskClient, wrong: int = 0) -> None:
 
 def test_home_says_where_the_player_stands(client: FlaskClient) -> None:
     """Today's challenge (not played, then its result), the streak and the best one, and the
-    weakest category with its accuracy, linking to its practice."""
-    assert 'id="standing"' not in client.get("/").text  # a first visit: no player yet
+    weakest category with its accuracy, linking to a drill of that category alone: a first
+    visit too is told the challenge is not played yet, at a streak of 0; one wrong answer is
+    no weak spot (issue players2, 2)."""
+    home = client.get("/").text  # a first visit: no player yet
+    assert "Today’s challenge: not played yet" in home
+    assert re.search(r'streak <strong id="streak">0</strong>.*best <strong>0</strong>', home)
     drill = client.get("/api/drills/next?kind=hand").json
     client.post(f"/api/drills/{drill['id']}/answer", json={"points": 99, "seconds": 5})
     home = client.get("/").text
-    assert "Today’s challenge: not played yet" in home
-    assert re.search(r'streak <strong id="streak">0</strong>.*best <strong>0</strong>', home)
+    assert "Today’s challenge: not played yet" in home and 'id="suggested"' not in home
+    for _ in range(WEAK_AFTER):
+        drill = client.get("/api/drills/next?kind=hand&focus=nobs").json
+        client.post(f"/api/drills/{drill['id']}/answer", json={"points": 99, "seconds": 5})
+    home = client.get("/").text
     next_up = re.search(
-        r'<a id="suggested" href="/practice/(\w+)">practise ([^<]+)</a> · (\d+)%', home
+        r'<a id="suggested" href="/practice/(\w+)\?focus=([^"]+)">practise ([^<]+)</a> · (\d+)%',
+        home,
     )
-    assert next_up is not None and next_up.group(3) == "0"
-    assert Category(next_up.group(2)).kinds[0] == next_up.group(1)
+    assert next_up is not None and next_up.group(4) == "0"
+    category = Category(next_up.group(3))
+    assert category.kinds[0] == next_up.group(1) and next_up.group(2) == quote_plus(category.value)
     play_daily(client, wrong=1)
     home = client.get("/").text
     assert re.search(r"Today’s challenge: <strong>done, 5/6 in \d:\d\d</strong>", home)

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from trainer import score_show
-from trainer.items import RULE_TEXT, Kind
+from trainer.items import PLAY_RULE_TEXT, RULE_TEXT, Kind
 from trainer.pegging import play_out, score_sequence
 from trainer.rules import RULESETS
 from trainer.show import score_ranks
@@ -131,7 +131,8 @@ def test_pegging_page(client: FlaskClient) -> None:
     pegs = score_sequence(play.split(), end=True)
     assert response.status_code == 200
     assert page.count('<tr class="play">') == sum(1 for p in pegs if p.card)
-    assert page.count(str(escape(RULE_TEXT[Kind.PAIR_ROYAL]))) == 1
+    assert page.count(str(escape(PLAY_RULE_TEXT[Kind.PAIR_ROYAL]))) == 1
+    assert not [rule for rule in RULE_TEXT.values() if str(escape(rule)) in page]  # the show's
     bad = client.get("/score/pegging", query_string={"play": "10H 10S 10D 5C"})
     assert bad.status_code == 400 and "past 31" in bad.get_data(as_text=True)
 

@@ -11,6 +11,7 @@ from records import progress
 from records.models import Player
 from trainer import score_show
 from trainer.dealing import Category
+from trainer.progress import WEAK_AFTER
 from web import charts
 from web.db import get_db
 
@@ -18,20 +19,23 @@ from .conftest import Clock
 
 
 def test_progress_page_after_answers(client: FlaskClient) -> None:
-    """Accuracy and speed are drawn as SVG; missed categories are listed, most missed first."""
+    """Accuracy and speed are drawn as SVG; missed categories are listed, most missed first,
+    once answered often enough to be weak spots, each a link to a drill of it alone."""
     drills = []
-    for n in range(3):  # each answered before the next (an unanswered one is dealt again)
-        drill = client.get("/api/drills/next?kind=crib").json
+    for n in range(WEAK_AFTER):  # each answered before the next (an unanswered one comes back)
+        drill = client.get("/api/drills/next?kind=crib&focus=fifteens").json
         total = score_show(drill["hand"], drill["starter"], crib=True).total
         client.post(f"/api/drills/{drill['id']}/answer", json={"points": total + (n == 0)})
         drills.append(drill)
+        if n == 2:  # one miss in three answers: no weak spot yet
+            assert 'class="chip-link"' not in client.get("/progress").text
     page = client.get("/progress").get_data(as_text=True)
     assert page.count("<svg") == 3
     assert "<polyline" in page and "<rect" in page
-    assert 'id="done">3<' in page and "crib 3" in page
+    assert f'id="done">{WEAK_AFTER}<' in page and f"crib {WEAK_AFTER}" in page
     assert "categories" not in drills[0]  # nothing is given away before the answer
-    assert "67%" in page  # two of three right today
-    assert 'class="chip-link" href="/practice/hand"' in page  # a weak spot to practise
+    assert f"{round(100 * (WEAK_AFTER - 1) / WEAK_AFTER)}%" in page
+    assert 'class="chip-link" href="/practice/hand?focus=fifteens"' in page  # a weak spot
 
 
 def test_charts() -> None:

@@ -25,6 +25,17 @@ export function colour(token) {
   return suitOf(token) === "D" || suitOf(token) === "H" ? "red" : "black";
 }
 
+const SYMBOL_SUITS = Object.freeze({ "♣": "C", "♦": "D", "♥": "H", "♠": "S" });
+
+/** A card typed by a player ("5h", "td", "10♦") as a card token ("5H", "10D"), or null when
+ *  it is not a card ("XX"). */
+export function cardToken(typed) {
+  const found = /^(10|[2-9AJQKT])([CDHS♣♦♥♠])$/.exec(String(typed).trim().toUpperCase());
+  if (!found) return null;
+  const rank = found[1] === "T" ? "10" : found[1];
+  return rank + (SYMBOL_SUITS[found[2]] || found[2]);
+}
+
 /** A card as players write it: "5H" → "5♥". */
 export function cardText(token) {
   return rankOf(token) + SUITS[suitOf(token)];

@@ -1,6 +1,6 @@
 /* The verdict on one answer: right or wrong, what was missed, every item and its rule, the
    discard table. Everything is built as nodes from the API's answer. */
-import { miniCards } from "./cards.js";
+import { cardText, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { liftOnPoint } from "./highlight.js";
 
@@ -29,11 +29,29 @@ function verdictText(result, { kind, penalty }) {
   if (kind === "discard") {
     return result.correct
       ? `✔ Best throw (${expected(result.claimed)} expected points)`
-      : `✘ Costs ${expected(result.lost)} expected points against the best throw`;
+      : `✘ Costs ${expected(shownDifference(result.total, result.claimed))} expected points against the best throw`;
   }
+  if (result.count) return countVerdict(result.count.claimed, result.count.right, result.claimed, result.total);
   if (result.correct) return `✔ Right: ${result.total}`;
   const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
   return `✘ It is ${result.total}, not ${result.claimed}: ${diff}${penalty ? ` (−${penalty} s)` : ""}`;
+}
+
+/** The verdict on a count and the pegs said together (pegging that asks the count, a play's
+ *  card): each wrong number named with the right one. */
+function countVerdict(count, rightCount, points, rightPoints) {
+  if (count === rightCount && points === rightPoints) return `✔ Right: the count is ${rightCount}, and it pegs ${rightPoints}`;
+  const wrong = [];
+  if (count !== rightCount) wrong.push(`the count is ${rightCount}, not ${count}`);
+  wrong.push(points === rightPoints ? `it pegs ${rightPoints}, as you said` : `it pegs ${rightPoints}, not ${points}`);
+  return `✘ ${wrong.join("; ")}`;
+}
+
+/** Discard figures as the table shows them: what the words say is the difference of the two
+ *  numbers shown (14.00 − 13.55 = 0.45), except for a near tie the table cannot show. */
+function shownDifference(best, chosen) {
+  const difference = (Math.round(best * 100) - Math.round(chosen * 100)) / 100;
+  return difference === 0 ? best - chosen : difference;
 }
 
 /** The count said aloud, then the trainer's words: why the best throw is best, the likely
@@ -144,6 +162,62 @@ export function discardTable(result, { chosen, dealer }) {
   ];
 }
 
+function itemRow(item, missed) {
+  const li = h("li", {
+    className: `item${missed ? " was-missed" : ""}`,
+    tabIndex: 0,
+    dataset: { cards: item.cards.join(" ") },
+  }, h("span", { className: "what", text: item.kind }), miniCards(item.cards),
+  h("span", { className: "pts", text: item.points }));
+  liftOnPoint(li, $("cards"));
+  return li;
+}
+
+/** The whole play once pegged: each card and go, who pegged what, the player's words beside. */
+function playTable(steps, drill) {
+  const role = ["pone", "dealer"];
+  const rows = steps.map((step) => h("tr", { className: step.correct ? "" : "off" },
+    h("td", { text: step.card === "go" ? "" : role[step.player] }),
+    h("td", {}, step.card === "go" ? `go: 1 to the ${role[step.player]}` : miniCards([step.card])),
+    h("td", { text: step.count }),
+    h("td", { text: step.points }),
+    h("td", { text: step.correct ? "✔" : `✘ ${step.claimed.count} / ${step.claimed.points}` })));
+  const totals = [0, 1].map((who) => steps.filter((s) => s.player === who).reduce((sum, s) => sum + s.points, 0));
+  return [
+    h("table", { className: "pegs" },
+      h("thead", {}, h("tr", {}, ...["Who", "Card", "Count", "Pegs", "You said"].map((text) => h("th", { text })))),
+      h("tbody", {}, ...rows)),
+    h("p", { className: "total", text: `Pegged: pone ${totals[0]}, dealer ${totals[1]} (${drill.pone.length + drill.dealer.length} cards)` }),
+  ];
+}
+
+/**
+ * Show the verdict on one step of a play drill (a card or a go) with what it pegged and the
+ * play's rule of each kind; once the last card is pegged, the whole play.
+ *
+ * @param {object} result the API's answer to the steps so far
+ * @param {object} drill the play drill
+ */
+export function showStep(result, drill) {
+  const step = result.steps[result.steps.length - 1];
+  const verdict = $("verdict");
+  verdict.className = `verdict ${step.correct ? "right" : "wrong"}`;
+  const what = step.card === "go" ? "The go" : cardText(step.card);
+  verdict.textContent = `${what}: ${countVerdict(step.claimed.count, step.count, step.claimed.points, step.points)}`;
+  const right = result.steps.filter((s) => s.correct).length;
+  const words = result.complete
+    ? [h("span", { className: "note", text: `The play is over: ${right} of ${result.steps.length} right.` })]
+    : [];
+  if (step.card === "go") words.push(h("span", { className: "note", text: "The count starts again from nothing." }));
+  $("say").replaceChildren(...words);
+  for (const id of ["missed", "kind-table", "options"]) $(id).replaceChildren();
+  const items = step.items.map((item) => itemRow(item, step.claimed.points < step.points));
+  if (!items.length) items.push(h("li", { text: "Nothing to peg." }));
+  $("items").replaceChildren(...items);
+  $("rules").replaceChildren(...rulesList(step.items, result.rule_text || {}));
+  $("play-table").replaceChildren(...(result.complete ? playTable(result.steps, drill) : []));
+}
+
 /**
  * Show the verdict on an answer in the feedback section, and mark the cards on the table.
  *
@@ -162,17 +236,9 @@ export function showFeedback(result, drill) {
   const missedCards = new Set(result.missed.flatMap((item) => item.cards));
   for (const face of faces()) face.classList.toggle("missed", missedCards.has(face.dataset.card));
   $("kind-table").replaceChildren(...(result.by_kind ? [kindTable(result.by_kind)] : []));
+  $("play-table").replaceChildren();
 
-  const items = result.items.map((item) => {
-    const li = h("li", {
-      className: `item${result.missed.some((m) => sameItem(m, item)) ? " was-missed" : ""}`,
-      tabIndex: 0,
-      dataset: { cards: item.cards.join(" ") },
-    }, h("span", { className: "what", text: item.kind }), miniCards(item.cards),
-    h("span", { className: "pts", text: item.points }));
-    liftOnPoint(li, table);
-    return li;
-  });
+  const items = result.items.map((item) => itemRow(item, result.missed.some((m) => sameItem(m, item))));
   if (!items.length && drill.kind !== "discard") items.push(h("li", { text: "Nothing to count." }));
   $("items").replaceChildren(...items);
   $("rules").replaceChildren(...rulesList(result.items, result.rule_text || {}));

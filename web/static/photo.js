@@ -2,7 +2,7 @@
    let the player fix the table (retype, move, delete or add a card; mark the crib and the
    starter), re-scoring at once with /api/table. Every message is in players' words. */
 import { ApiError, WAIT_SECONDS, postForm, postJSON } from "./api.js";
-import { cardText, miniCards } from "./cards.js";
+import { cardText, cardToken, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { mountPicker, typedTokens } from "./picker.js";
 
@@ -110,7 +110,7 @@ function drawBoxes() {
     place(box, [around[0] - pad, around[1] - pad, around[2] + pad, around[3] + pad]);
     boxes.push(box);
     for (const c of drawn) {
-      const card = h("span", { className: `box${c.uncertain ? " unsure" : ""}${g.role === "starter" ? " start" : ""}`, title: `${cardText(c.card)} ${Math.round(100 * c.confidence)}% sure` }, h("span", { text: cardText(c.card) }));
+      const card = h("span", { className: `box${c.uncertain ? " unsure" : ""}${g.role === "starter" ? " start" : ""}`, title: `${cardText(c.card)} ${sureText(c)}` }, h("span", { text: cardText(c.card) }));
       place(card, c.box);
       boxes.push(card);
     }
@@ -134,17 +134,34 @@ function move(from, card, target) {
   changed();
 }
 
-/** Take `code` as what `card` is (typed, or picked among its choices). */
+/** Take `code` as what `card` is (typed, or picked among its choices): the player's word,
+ *  not the reader's certainty. */
 function settle(card, code) {
-  Object.assign(card, { card: code, uncertain: false, confidence: 1, choices: [code] });
+  Object.assign(card, { card: code, uncertain: false, confidence: 1, choices: [code], typed: true });
   changed();
+}
+
+/** The card typed in `input`, or null after saying why what was typed is not a card. */
+function typedCard(input) {
+  const [typed] = typedTokens(input);
+  const token = typed && cardToken(typed);
+  input.classList.toggle("invalid", !!typed && !token);
+  if (typed && !token) {
+    $("question").textContent = `“${typed}” is not a card: type a rank and a suit, like 5H, 10D or QS.`;
+  }
+  return token;
+}
+
+/** How sure the page is of a card: the reader's confidence, or the player's own word. */
+function sureText(card) {
+  return card.typed || !card.box ? "typed by you" : `${Math.round(100 * card.confidence)}% sure`;
 }
 
 function chip(group, index, card) {
   const names = groupNames();
   const input = h("input", { value: card.card, size: 3, "aria-label": `card ${cardText(card.card)} in ${names[index]}`, className: card.uncertain ? "unsure" : "" });
   input.addEventListener("change", () => {
-    const [token] = typedTokens(input);
+    const token = typedCard(input);
     if (token) settle(card, token);
   });
   const choices = card.uncertain && card.choices.length > 1
@@ -168,7 +185,7 @@ function chip(group, index, card) {
     group.cards = group.cards.filter((c) => c !== card);
     changed();
   });
-  const sure = card.box ? `${Math.round(100 * card.confidence)}% sure` : "typed";
+  const sure = sureText(card);
   return h("span", { className: `chip-edit${card.uncertain ? " unsure" : ""}` }, input, remove, mover, h("small", { text: card.uncertain ? `${sure}: check it` : sure }), choices);
 }
 
@@ -324,9 +341,9 @@ export function show(answer) {
 
 $("add-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const [token] = typedTokens($("add-card"));
+  const token = typedCard($("add-card"));
   if (!token) return;
-  const card = { card: token, confidence: 1, uncertain: false, box: null, choices: [token] };
+  const card = { card: token, confidence: 1, uncertain: false, box: null, choices: [token], typed: true };
   const target = $("add-to").value;
   if (target === "starter") {
     const starter = table.groups.find((g) => g.role === "starter");
