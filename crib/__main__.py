@@ -2,6 +2,8 @@
 
 import sys
 
-from crib.cli import main
-
+try:
+    from crib.cli import main
+except KeyboardInterrupt:  # Ctrl-C as the command loads: as quiet as after (crib.cli.main)
+    sys.exit(130)
 sys.exit(main())

@@ -2,7 +2,8 @@
 
 Bad input (a :class:`~trainer.errors.CribbageError`, or a file that cannot be read) gets one
 line on standard error and exit status 2, never a traceback. Output to a pipe whose reader has
-gone (``crib stats | head``) ends the command quietly, as Unix tools do.
+gone (``crib stats | head``) ends the command quietly, as Unix tools do; so does Ctrl-C
+(status 130, the shell's for SIGINT), whatever the command was doing.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """Exit status when the reader of standard output has gone, as the shell reports a tool that
 SIGPIPE stopped."""
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Exit status after Ctrl-C, as the shell reports a tool that SIGINT stopped."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,9 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     import vision.cli  # reads its settings as it loads
     import web.cli
 
+    from . import drill
+
     parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for package in (trainer.cli, vision.cli, web.cli):
+    for package in (trainer.cli, vision.cli, web.cli, drill):
         package.add_commands(commands)
     listing = commands.add_parser(
         "settings",
@@ -71,7 +76,14 @@ def _settings(_args: argparse.Namespace, out: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the ``crib`` command; returns the exit status."""
+    """Run the ``crib`` command; returns the exit status (130 after Ctrl-C, said nothing)."""
+    try:
+        return _main(argv, out)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None, out: TextIO | None) -> int:
     try:
         parser = build_parser()
     except settings.SettingError as error:

@@ -245,3 +245,50 @@ def value(name: str, environ: Mapping[str, str] | None = None) -> Any:
         SettingError: its value is bad.
     """
     return read(None, environ).get(name, BY_NAME[name].default)
+
+
+def instance_folder() -> Path:
+    """The web trainer's instance folder (its SQLite default, ``config.py``, secret key).
+
+    Found as Flask finds it for the ``web`` package (``instance/`` beside a checkout), so that
+    ``crib drill`` in a terminal keeps its answers where the web trainer does.
+    """
+    from flask import Flask  # how Flask places an app's instance folder; no app is built
+
+    return Path(Flask("web", instance_relative_config=True).instance_path)
+
+
+def default_database_url(instance: str | Path) -> str:
+    """The database when ``DATABASE_URL`` is not set: a SQLite file in the instance folder."""
+    return "sqlite:///" + os.path.join(instance, "trainer.sqlite")
+
+
+def from_instance(instance: str | Path) -> dict[str, Any]:
+    """The settings in force for the instance folder: the environment's over its ``config.py``.
+
+    Raises:
+        SettingError: for the first bad value, naming its variable.
+    """
+    from flask import Config  # reads config.py as the web trainer reads it
+
+    config_file = Config(str(instance))
+    config_file.from_pyfile("config.py", silent=True)
+    return read(config_file)
+
+
+def in_force(instance: str | Path, name: str) -> Any:
+    """One setting's value for the instance folder: as set (:func:`from_instance`) or its default.
+
+    Raises:
+        SettingError: a setting is bad.
+    """
+    return from_instance(instance).get(name, BY_NAME[name].default)
+
+
+def database_url(instance: str | Path) -> str:
+    """The web trainer's database: ``DATABASE_URL`` as set, else :func:`default_database_url`.
+
+    Raises:
+        SettingError: a setting is bad.
+    """
+    return str(in_force(instance, "DATABASE_URL") or default_database_url(instance))

@@ -85,6 +85,8 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
             raise CribbageError("--groups names the groups of one photo: give one photo")
     if args.annotate:
         check_annotate_target(Path(args.annotate), several=len(args.photos) > 1)
+    if any(not photo.strip() for photo in args.photos):  # Path("") is the folder we are in
+        raise CribbageError("an empty name is not a photo: give each photo's file name")
     status = 0
     for photo in args.photos:
         try:

@@ -563,7 +563,7 @@ def _place(
     question = None
     if sizes != wanted or clarity < CLEAR_GAP:
         if starters and count == 2 and len(members) > 1:  # one hand (or crib) and its starter
-            return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
+            return _single_with_starter(cards, dist, members, rules, crib=crib, set_apart=set_apart)
         if starters and cribs and hands:
             return _crib_beside_starter(cards, dist, members, hands, rules)
         return None
@@ -576,7 +576,7 @@ def _place(
         if cribs and hands:
             return _crib_beside_starter(cards, dist, members, hands, rules)
         if count == 2:
-            return _single_with_starter(cards, members, rules, crib=crib, set_apart=set_apart)
+            return _single_with_starter(cards, dist, members, rules, crib=crib, set_apart=set_apart)
         return None
     rest = [g for g in groups if g is not starter]
     roles: list[Role | None] = [Role.HAND] * len(rest)
@@ -682,17 +682,21 @@ def _crib_roles(
 
 def _single_with_starter(
     cards: Sequence[DetectedCard],
+    dist: np.ndarray,
     members: list[int],
     rules: RuleSet,
     *,
     crib: bool,
     set_apart: int | None,
 ) -> Layout:
-    """One hand (or crib) and its starter, the starter not clearly apart.
+    """One hand (or crib) and its starter, the starter not clearly apart by the gaps alone.
 
-    The reader's guess when it made one, else the question.
+    The reader's guess when it made one, else the one card lying alone beside a hand laid in
+    pairs or fans (:func:`_lone_card`), else the question.
     """
     role = Role.CRIB if crib else Role.HAND
+    if set_apart is None or set_apart not in members:
+        set_apart = _lone_card(cards, dist, members)
     if set_apart is not None and set_apart in members:
         rest = [i for i in members if i != set_apart]
         groups = (
@@ -702,6 +706,31 @@ def _single_with_starter(
         return Layout(groups, rules)
     question = Question("starter", "Which card is the starter?", tuple(members))
     return Layout((CardGroup(None, tuple(members), _box(cards, members)),), rules, question)
+
+
+def _lone_card(cards: Sequence[DetectedCard], dist: np.ndarray, members: list[int]) -> int | None:
+    """The card of ``members`` lying alone beside a hand laid in pairs or fans, if one does.
+
+    It is the one card on a stretch of face of its own while every other overlaps or touches
+    another, and :data:`STARTER_GAP` times farther from its nearest card than any of them is
+    from theirs; else None.
+
+    A hand laid as two overlapping pairs, one above the other, with the starter beside them
+    lies in three groups by the gaps: the reader's starter (the card farthest from the middle
+    of the rest) and the cut into a hand and a starter both miss it.
+    """
+    bodies = [cards[i].body for i in members]
+    alone = [
+        i
+        for i, body in zip(members, bodies, strict=True)
+        if body is None or bodies.count(body) == 1
+    ]
+    if len(alone) != 1 or len(members) < 3:
+        return None
+    nearest = {i: min(float(dist[i, j]) for j in members if j != i) for i in members}
+    lone = alone[0]
+    rest = max(nearest[i] for i in members if i != lone)
+    return lone if nearest[lone] >= STARTER_GAP * rest else None
 
 
 def _unsettled(

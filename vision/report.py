@@ -63,6 +63,8 @@ def summarize(
     if turned is None and len(hand) != size + 1:
         plural = "" if len(hand) == 1 else "s"
         result["note"] = f"read {len(hand)} card{plural}; a {what} and its starter are {size + 1}"
+        if len(hand) == size:  # the hand alone: its starter was not in the photo
+            result["note"] += ": name the starter with --starter CARD"
     elif turned is None:
         result["note"] = "no card is set apart as the starter: choose one"
     elif len(hand) != size:

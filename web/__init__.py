@@ -40,7 +40,7 @@ def create_app(
         crib.settings.SettingError: a setting's value is bad (its message names it).
         records.schema.SchemaError: the database's schema is behind (or unknown).
     """
-    from flask import Config, Flask
+    from flask import Flask
 
     from crib import settings
 
@@ -51,11 +51,9 @@ def create_app(
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(sessions.DEFAULTS)
     app.config.from_mapping({s.name: s.default for s in settings.SETTINGS})
-    app.config["DATABASE_URL"] = "sqlite:///" + os.path.join(app.instance_path, "trainer.sqlite")
+    app.config["DATABASE_URL"] = settings.default_database_url(app.instance_path)
     if test_config is None:
-        config_file = Config(app.instance_path)
-        config_file.from_pyfile("config.py", silent=True)
-        app.config.from_mapping(settings.read(config_file))
+        app.config.from_mapping(settings.from_instance(app.instance_path))
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

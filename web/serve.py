@@ -23,6 +23,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from werkzeug.utils import import_string
 
+from crib import settings
 from trainer import score_show
 from trainer.discard import analyze_discards
 
@@ -153,13 +154,14 @@ def prepare(host: str, port: int, workers: int, threads: int, *, app: str | None
     Raises:
         ServeError: ``host`` is not loopback with no proxy declared, or the port is taken.
     """
+    if app is None:  # both said before the app is built and warmed up (seconds on a slow machine)
+        check_host(host, settings.in_force(settings.instance_folder(), "TRUSTED_PROXIES"))
+    check_port_free(host, port)
     if app is None:
         application = create_app()
-        check_host(host, application.config["TRUSTED_PROXIES"])
         _warm_up()
     else:
         application = import_string(app)
-    check_port_free(host, port)
     return _Gunicorn(application, gunicorn_options(host, port, workers, threads))
 
 

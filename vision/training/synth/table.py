@@ -298,10 +298,12 @@ def make_table(
         (TableScene): The image, its groups, its labels and its layout.
 
     Raises:
-        ValueError: For a layout not in :data:`LAYOUTS`.
+        ValueError: For a layout not in :data:`LAYOUTS`, or no deck to draw from.
     """
     if layout is not None and layout not in LAYOUTS:
         raise ValueError(f"unknown table layout {layout!r} (use {', '.join(LAYOUTS)})")
+    if not decks:
+        raise ValueError(f"no deck to draw the cards from: render them first with {RENDER_DECKS}")
     w, h = size
     ch = min(w, h) * rng.uniform(0.11, 0.13)
     deck = decks[int(rng.integers(len(decks)))]
@@ -361,10 +363,32 @@ def make_table(
     return TableScene(image, groups, labels, rules, layout)
 
 
+RENDER_DECKS = "python -m vision.training.synth.faces"
+"""What renders every deck's faces into the cache."""
+FIRST_DECK = "anglo"
+"""The deck :func:`main` renders when the cache has none (as the README's sample photo's)."""
+
+
+def decks_for_a_look() -> list[Deck]:
+    """The decks in the cache; with none there, one made for it, saying so (not a crash).
+
+    The deck is rendered from its artwork, or drawn with OpenCV where the SVG renderer is
+    missing.
+    """
+    from vision.training.synth.faces import load_deck, load_decks, procedural_deck, rendered_deck
+
+    decks = load_decks()
+    if decks:
+        return decks
+    print(f"No deck in the cache: rendering the {FIRST_DECK} deck ({RENDER_DECKS} renders all)")
+    try:
+        return [rendered_deck(FIRST_DECK)]
+    except RuntimeError:  # no rsvg-convert or artwork: a deck drawn with OpenCV alone
+        return [load_deck(procedural_deck(0))]
+
+
 def main() -> None:
     """Write a few table scenes as JPEGs for a look."""
-    from vision.training.synth.faces import load_decks
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--five-card", action="store_true", help="two players, five-card rules")
@@ -374,7 +398,7 @@ def main() -> None:
     a = ap.parse_args()
     rules = FIVE_CARD if a.five_card else RULES_BY_PLAYERS[a.players]
     a.out.mkdir(parents=True, exist_ok=True)
-    decks = load_decks()
+    decks = decks_for_a_look()
     for seed in range(a.count):
         scene = make_table(np.random.default_rng([7, seed]), decks, rules, layout=a.layout)
         name = f"{rules.name}-{scene.layout.replace('/', '-')}-{seed}.jpg"
