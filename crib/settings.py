@@ -244,7 +244,10 @@ def value(name: str, environ: Mapping[str, str] | None = None) -> Any:
     Raises:
         SettingError: its value is bad.
     """
-    return read(None, environ).get(name, BY_NAME[name].default)
+    environ = os.environ if environ is None else environ
+    setting = BY_NAME[name]
+    raw = environ.get(setting.variable)
+    return setting.default if raw is None else setting.value(raw)
 
 
 def instance_folder() -> Path:
