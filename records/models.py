@@ -105,3 +105,35 @@ class RateCount(Base):
     count: Mapped[int]
     expires_at: Mapped[float] = mapped_column(index=True)
     """When the window ends and the count starts again from nothing (indexed: the clean-up)."""
+
+
+class GameRecord(Base):
+    """A game's score kept at the table (:mod:`records.games`): its moves, its result once over."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_owner_updated", "owner_id", "updated_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    """The game's link: whoever has it watches the board."""
+    key: Mapped[str] = mapped_column(String(32))
+    """The keeper's secret: a phone given it (the keeper's link) may move the pegs."""
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    """The player who set the game up and keeps it (the game outlives a purged guest)."""
+    seat: Mapped[int | None]
+    """The owner's seat, when the owner plays in the game: the games won and lost count it."""
+    side: Mapped[int | None]
+    """The side the owner's seat pegs on."""
+    rules: Mapped[str] = mapped_column(String(12))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The set-up and the moves, as :meth:`trainer.game.Game.to_json` gives them."""
+    version: Mapped[int]
+    """Moves saved so far: a move is saved only onto the version its page saw."""
+    created_at: Mapped[float]
+    updated_at: Mapped[float]
+    finished_at: Mapped[float | None]
+    winner: Mapped[int | None]
+    """The side that won, once the game is over."""
+    lurch: Mapped[bool]
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    """Each side's score."""

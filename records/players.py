@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from .database import writing
 from .drills import rebuild_skills
 from .errors import NameTakenError
-from .models import Answer, Drill, Player
+from .models import Answer, Drill, GameRecord, Player
 
 _SESSION = select(Player.session_version, Player.session_key, Player.created_at).where(
     Player.id == bindparam("id")
@@ -87,7 +87,7 @@ def revoke_sessions(db: Connection, player_id: int, **changes: Any) -> Row[Any]:
 
 
 def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:
-    """Move a guest's drills and answers to ``player_id`` and delete the guest; nothing is lost.
+    """Move a guest's drills, answers and games to ``player_id``, delete the guest; lose nothing.
 
     Where both played the same day's challenge, the account's stays the daily one and the
     guest's deals (with their answers) are kept as practice.
@@ -106,6 +106,9 @@ def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:
         )
         connection.execute(
             update(Answer).where(Answer.player_id == guest_id).values(player_id=player_id)
+        )
+        connection.execute(
+            update(GameRecord).where(GameRecord.owner_id == guest_id).values(owner_id=player_id)
         )
         connection.execute(delete(Player).where(Player.id == guest_id))
         rebuild_skills(connection, player_id)

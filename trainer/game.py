@@ -30,7 +30,12 @@ The rules, from the rule books in ``shared/seeds``:
   players (no seed says) the hands are counted in turn from the dealer's left, as the play
   goes, the dealer's last.
 * **The play** is not checked turn by turn: any seat may peg, for any reason (a go, a
-  penalty, points an opponent overlooked: "his opponent is entitled to take it", 002).
+  penalty, points an opponent overlooked: "his opponent is entitled to take it", 002). Or the
+  cards are entered one by one (:meth:`Game.play`): :func:`trainer.pegging.score_peg` scores
+  each on the count, a go ends the count (:meth:`Game.go`: one to the last card's player), and
+  the last card of the play pegs one for last unless it made 31.
+* **Muggins** (a house rule, :attr:`Setup.muggins`): points a player overlooked in his hand or
+  crib are taken by an opponent, pegged for him in the show (:meth:`Game.muggins`).
 * **The deal** passes to the left, the next seat; four players sit in two partnerships, seats
   0 and 2 against 1 and 3, each partnership pegging on one side of the board.
 
@@ -50,7 +55,10 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from .cards import Card, as_card
 from .errors import CribbageError
+from .items import Kind, ScoreItem, number_words
+from .pegging import GO, score_peg
 from .rules import FIVE_CARD, RuleSet, get_rules
 
 CRIB: Literal["crib"] = "crib"
@@ -75,6 +83,17 @@ THREE_FOR_LAST = "three for last"
 """The reason for the five-card game's three to the first non-dealer."""
 THREE_FOR_LAST_POINTS = 3
 """Three for last: "the non-dealer counts three at starting" (001)."""
+PLAYED = tuple[tuple[int, Card], ...]
+"""Cards played in the play, each with the seat that played it, oldest first."""
+_SAID = {
+    Kind.FIFTEEN: "fifteen two",
+    Kind.THIRTY_ONE: "thirty-one for two",
+    Kind.PAIR: "a pair for two",
+    Kind.PAIR_ROYAL: "a pair royal for six",
+    Kind.DOUBLE_PAIR_ROYAL: "a double pair royal for twelve",
+    Kind.LAST_CARD: "one for last",
+}
+"""What a player says pegging each kind of item (a run: "a run of four")."""
 
 
 class GameError(CribbageError):
@@ -92,6 +111,8 @@ class Phase(enum.Enum):
     """A hand or the crib counted: :meth:`Game.show`."""
     DEAL = "deal"
     """The deal passed to the left: :meth:`Game.next_deal`."""
+    MUGGINS = "muggins"
+    """Points overlooked in a count, taken by an opponent in the show: :meth:`Game.muggins`."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +153,8 @@ class Record:
     """Whether a show is the crib's."""
     pegged: int = 0
     """Holes the front peg moved: fewer than ``points`` when it reached the game hole."""
+    card: str = ""
+    """In the play entered card by card: the card played (``"5H"``), or ``"go"``."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON, with ``phase`` by name."""
@@ -150,11 +173,18 @@ class Setup:
     first_dealer: int = 0
     length: int = 121
     """Points to win: 61 or 121."""
+    muggins: bool = False
+    """Whether points overlooked in a count may be taken by an opponent (:meth:`Game.muggins`)."""
 
     @property
     def players(self) -> int:
         """Seats at the table."""
         return len(self.names)
+
+    @property
+    def play_size(self) -> int:
+        """Cards played in a deal's play: every player's hand."""
+        return self.players * self.rules.hand_size
 
     @property
     def partnerships(self) -> bool:
@@ -262,6 +292,10 @@ class Game:
     """Hands and crib counted in this deal (0 while the play lasts)."""
     winner: int | None
     """The side that reached the game hole, once one has."""
+    played: PLAYED = ()
+    """The cards entered one by one in this deal's play (:meth:`play`)."""
+    pile: PLAYED = ()
+    """The cards of the count under way (since the play began, a go or a 31)."""
 
     @classmethod
     def new(
@@ -271,11 +305,13 @@ class Game:
         *,
         first_dealer: int = 0,
         length: int | None = None,
+        muggins: bool = False,
     ) -> Game:
         """A game at its start: the rule set (or its name), each seat's name, the first dealer.
 
         ``length`` is the rule set's (61 for five-card, else 121) unless given. In the
-        five-card game the first non-dealer pegs three for last.
+        five-card game the first non-dealer pegs three for last. ``muggins`` lets opponents
+        take points overlooked in a count.
 
         Raises:
             GameError: For the wrong number of names, a blank one, a seat that is not at the
@@ -294,7 +330,9 @@ class Game:
         length = ruleset.game if length is None else length
         if not _whole(length) or length not in GAME_LENGTHS:
             raise GameError(f"a game is 61 or 121 points, not {length!r}")
-        setup = Setup(ruleset, tuple(n.strip() for n in seats), first_dealer, length)
+        if not isinstance(muggins, bool):
+            raise GameError(f"muggins is on or off, not {muggins!r}")
+        setup = Setup(ruleset, tuple(n.strip() for n in seats), first_dealer, length, muggins)
         _check_seat(setup, first_dealer)
         game = cls(setup, (), (Pegs(),) * setup.sides, 1, first_dealer, 0, None)
         if setup.three_for_last:
@@ -344,6 +382,11 @@ class Game:
         """Every move, oldest first (the log)."""
         return self.log
 
+    @property
+    def count(self) -> int:
+        """The count of the play under way (0 when a count starts)."""
+        return sum(card.value for _, card in self.pile)
+
     def deals(self) -> dict[int, tuple[Record, ...]]:
         """The log by deal: ``{1: (...), 2: (...)}``; a deal's passing opens the new deal."""
         grouped: dict[int, list[Record]] = {}
@@ -377,6 +420,97 @@ class Game:
         if reason.strip().lower() in HEELS_REASONS:
             self._check_heels(seat, points)
         return self._scored(Phase.PLAY, seat, points, reason)
+
+    def play(self, seat: int, card: Card | str) -> Game:
+        """``seat`` plays ``card`` on the count and pegs what it makes.
+
+        The card pegs what :func:`~trainer.pegging.score_peg` finds (fifteen, 31, pairs, runs),
+        and one for last when it is the play's last card short of 31. The reason says the card,
+        the count and what it pegged ("5♥ (count 15): fifteen two"); a card that pegs nothing
+        is logged for 0.
+
+        Raises:
+            GameError: When the game is over or the show has begun, the seat is not at the
+                table or has played its whole hand, the card was played in this deal, every
+                card of the play is down, or the card would take the count past 31 (a go ends
+                the count first).
+            InvalidCardError: For a token that is not a card.
+        """
+        self._check_play(seat)
+        played = as_card(card) if isinstance(card, str) else card
+        if not isinstance(played, Card):
+            raise GameError(f"a card is written like 5H or 10D, not {card!r}")
+        name = self.setup.names[seat]
+        if any(c == played for _, c in self.played):
+            raise GameError(f"{played} has been played in deal {self.deal}")
+        hand = self.setup.rules.hand_size
+        if sum(s == seat for s, _ in self.played) == hand:
+            raise GameError(f"{name} has played all {hand} cards of the hand in deal {self.deal}")
+        count = self.count + played.value
+        if count > 31:
+            last = self.setup.names[self.pile[-1][0]]
+            raise GameError(
+                f"{played} would take the count from {self.count} past 31: a go ends the count"
+                f" first ({last} pegs one for it)"
+            )
+        items = score_peg([c for _, c in self.pile], played)
+        last_card = len(self.played) + 1 == self.setup.play_size
+        if last_card and count != 31:
+            items = (*items, ScoreItem(Kind.LAST_CARD, (played,), 1))
+        said = ", ".join(_said(item) for item in items)
+        reason = f"{played.unicode()} (count {count})" + (f": {said}" if said else "")
+        points = sum(item.points for item in items)
+        game = self._scored(Phase.PLAY, seat, points, reason, card=str(played))
+        pile = () if count == 31 or last_card else (*self.pile, (seat, played))
+        return dataclasses.replace(game, played=(*self.played, (seat, played)), pile=pile)
+
+    def go(self) -> Game:
+        """End the count short of 31: nobody can play, and the last card's player pegs one.
+
+        The next count starts at 0, led by the player on his left.
+
+        Raises:
+            GameError: When the game is over, the show has begun, or no card has been played
+                since the count started.
+        """
+        self._check_open()
+        if not self.pile:
+            raise GameError(
+                f"a go needs a card played since the count started (deal {self.deal}'s count"
+                " is at 0)"
+            )
+        seat = self.pile[-1][0]
+        self._check_play(seat)
+        reason = f"one for the go (count {self.count})"
+        game = self._scored(Phase.PLAY, seat, 1, reason, card=GO)
+        return dataclasses.replace(game, pile=())
+
+    def muggins(self, seat: int, points: int, reason: str = "") -> Game:
+        """Peg for ``seat`` the points an opponent overlooked in the count just shown.
+
+        Raises:
+            GameError: When the game is over or not played with muggins, nothing has been
+                counted in this deal's show, the seat is on the side of the count, or the
+                points are not a whole number from 1 to 29.
+        """
+        self._check_open()
+        _check_seat(self.setup, seat)
+        if not self.setup.muggins:
+            raise GameError("this game is played without muggins")
+        if not _whole(points) or not 1 <= points <= MAX_SHOW:
+            raise GameError(f"muggins takes 1 to {MAX_SHOW} points, not {points!r}")
+        _check_reason(reason)
+        shown = [r for r in self.log if r.deal == self.deal and r.phase is Phase.SHOW]
+        if not shown:
+            raise GameError(
+                f"muggins is taken in the show, on a count just made: nothing has been counted"
+                f" in deal {self.deal}"
+            )
+        if self.setup.side_of(seat) == shown[-1].side:
+            raise GameError(
+                f"{self.setup.names[seat]} cannot take muggins on a count of his own side"
+            )
+        return self._scored(Phase.MUGGINS, seat, points, reason)
 
     def show(self, hand: ShowTarget, points: int, reason: str = "") -> Game:
         """Count a hand (its seat) or the crib (``"crib"``: the dealer's) for ``points``.
@@ -420,19 +554,44 @@ class Game:
             reason=f"the deal passes to {self.setup.names[dealer]}",
         )
         return dataclasses.replace(
-            self, log=(*self.log, record), deal=self.deal + 1, dealer=dealer, shown=0
+            self,
+            log=(*self.log, record),
+            deal=self.deal + 1,
+            dealer=dealer,
+            shown=0,
+            played=(),
+            pile=(),
         )
 
-    def undo(self) -> Game:
-        """The game without its last move (the set-up's three for last stays).
+    def undo(self, index: int | None = None) -> Game:
+        """The game without its last move, or without the move at ``index`` in the log.
+
+        The moves after ``index`` are replayed (a card played again is scored again on the
+        count it now meets); the set-up's three for last stays.
 
         Raises:
-            GameError: When there is no move to undo.
+            GameError: When there is no move to undo, ``index`` is not a move of the log or is
+                the set-up's, or a later move would be refused without it (undo it first).
         """
-        moves = [r for r in self.log if r.phase is not Phase.START]
+        moves = [i for i, r in enumerate(self.log) if r.phase is not Phase.START]
         if not moves:
             raise GameError("nothing to undo: the game is at its start")
-        return _replay(self.setup, moves[:-1])
+        if index is None:
+            index = moves[-1]
+        if not _whole(index) or not 0 <= index < len(self.log):
+            raise GameError(f"there is no move {index!r}: the log's moves are 0 to {moves[-1]}")
+        if index not in moves:
+            raise GameError("the three for last is part of the set-up: it cannot be undone")
+        taken = self.log[index]
+        kept = [self.log[i] for i in moves if i != index]
+        try:
+            return _replay(self.setup, kept)
+        except CribbageError as error:
+            what = taken.reason or taken.phase.value
+            raise GameError(
+                f"move {index} ({what}) cannot be taken back alone: without it, {error};"
+                " undo the later moves first"
+            ) from None
 
     # --- storage ----------------------------------------------------------------------------
 
@@ -440,13 +599,18 @@ class Game:
         """The set-up and the moves, to store and replay with :meth:`from_json`.
 
         ``moves`` are ``{"phase", "seat", "points", "reason"}``, with ``"seat": "crib"`` for
-        the crib's show and only ``phase`` for a deal's passing; ``log`` is every record as
+        the crib's show, only ``phase`` for a deal's passing, and ``{"phase", "seat", "card"}``
+        for a card played (``{"phase", "card": "go"}`` for a go); ``log`` is every record as
         :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it).
         """
         moves: list[dict[str, Any]] = []
         for r in self.log:
             if r.phase is Phase.DEAL:
                 moves.append({"phase": r.phase.value})
+            elif r.card == GO:
+                moves.append({"phase": r.phase.value, "card": GO})
+            elif r.card:
+                moves.append({"phase": r.phase.value, "seat": r.seat, "card": r.card})
             elif r.phase is not Phase.START:
                 seat: ShowTarget = CRIB if r.crib else r.seat
                 moves.append(
@@ -457,6 +621,7 @@ class Game:
             "names": list(self.setup.names),
             "first_dealer": self.setup.first_dealer,
             "length": self.setup.length,
+            "muggins": self.setup.muggins,
             "moves": moves,
             "log": [r.to_json() for r in self.log],
         }
@@ -475,6 +640,7 @@ class Game:
                 data["names"],
                 first_dealer=data["first_dealer"],
                 length=data["length"],
+                muggins=data.get("muggins", False),
             )
             return _replay(game.setup, _moves(data["moves"]))
         except CribbageError:
@@ -484,7 +650,7 @@ class Game:
 
     # --- helpers ------------------------------------------------------------------------------
 
-    def _scored(self, phase: Phase, seat: int, points: int, reason: str) -> Game:
+    def _scored(self, phase: Phase, seat: int, points: int, reason: str, card: str = "") -> Game:
         """The game after ``points`` to ``seat``'s side, counting out at the game hole."""
         side = self.setup.side_of(seat)
         pegs = self.board[side]
@@ -499,6 +665,7 @@ class Game:
             reason.strip(),
             crib=phase is Phase.SHOW and self.next_to_show == CRIB,
             pegged=pegs.front - self.board[side].front,
+            card=card,
         )
         board = (*self.board[:side], pegs, *self.board[side + 1 :])
         return dataclasses.replace(
@@ -508,6 +675,18 @@ class Game:
             shown=self.shown + (phase is Phase.SHOW),
             winner=side if pegs.front >= self.setup.length else None,
         )
+
+    def _check_play(self, seat: int) -> None:
+        """Check that ``seat`` may play a card now: the game open, the play on."""
+        self._check_open()
+        _check_seat(self.setup, seat)
+        if self.shown:
+            raise GameError(f"the play of deal {self.deal} is over: the show has begun")
+        if len(self.played) == self.setup.play_size:
+            raise GameError(
+                f"every card of deal {self.deal}'s play is down ({self.setup.play_size}):"
+                f" {self._expected()}"
+            )
 
     def _check_open(self) -> None:
         if self.winner is not None:
@@ -543,6 +722,13 @@ class Game:
         return f"{self._name(expected)} is counted next"
 
 
+def _said(item: ScoreItem) -> str:
+    """An item of the play as a player says it: "fifteen two", "a run of four"."""
+    if item.kind is Kind.RUN:
+        return f"a run of {number_words(item.points)}"
+    return _SAID[item.kind]
+
+
 def _whole(points: object) -> bool:
     return isinstance(points, int) and not isinstance(points, bool)
 
@@ -567,6 +753,10 @@ def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
             continue
         if phase is Phase.START:
             raise GameError("the start's moves come from the set-up, not the stored moves")
+        if phase is Phase.PLAY and "card" in move:
+            card = str(move["card"])
+            records.append(Record(phase, 0, 0 if card == GO else move["seat"], 0, card=card))
+            continue
         crib = phase is Phase.SHOW and move["seat"] == CRIB
         seat = 0 if crib else move["seat"]
         records.append(Record(phase, 0, seat, 0, move["points"], move["reason"], crib))
@@ -575,10 +765,22 @@ def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
 
 def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
     """A new game with ``setup``, after ``moves`` (start records are the set-up's)."""
-    game = Game.new(setup.rules, setup.names, first_dealer=setup.first_dealer, length=setup.length)
+    game = Game.new(
+        setup.rules,
+        setup.names,
+        first_dealer=setup.first_dealer,
+        length=setup.length,
+        muggins=setup.muggins,
+    )
     for move in moves:
-        if move.phase is Phase.PLAY:
+        if move.card == GO:
+            game = game.go()
+        elif move.card:
+            game = game.play(move.seat, move.card)
+        elif move.phase is Phase.PLAY:
             game = game.peg(move.seat, move.points, move.reason)
+        elif move.phase is Phase.MUGGINS:
+            game = game.muggins(move.seat, move.points, move.reason)
         elif move.phase is Phase.SHOW:
             game = game.show(CRIB if move.crib else move.seat, move.points, move.reason)
         elif move.phase is Phase.DEAL:

@@ -8,7 +8,8 @@ it on gunicorn, see :mod:`web.serve`). Its settings are :mod:`crib.settings`'s t
 Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``, ``/history``),
 ``practice`` (``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``,
 ``POST /api/read`` included), ``auth`` (``/auth/register``, ``/auth/login``, ``/auth/logout``,
-``/auth/password``) and ``photo`` (``/photo``).
+``/auth/password``), ``photo`` (``/photo``) and ``board`` (``/board``, a game's score kept at
+the table, its JSON under ``/api/games``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def create_app(
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
     from . import api, auth, csrf, db, errors, headers, limits, pages, photo, players, practice
+    from .board import bp as board
 
     app.extensions["crib_clock"] = app.config.get("CLOCK", time.time)
     sessions.init_app(app)
@@ -68,7 +70,7 @@ def create_app(
     errors.init_app(app)
     headers.init_app(app)
     csrf.init_app(app)
-    for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp):
+    for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp, board):
         app.register_blueprint(blueprint)
     limits.init_app(app)  # after the views: it guards their routes
     # Outermost, so that everything within sees the client's address, not the proxy's.

@@ -140,6 +140,11 @@ NEW_GUESTS_PER_CLIENT = "60 per hour"
 READS_PER_CLIENT = "300 per minute"
 """Photos and live-camera frames one client may send to be read (a camera sends about 4 a
 second: 240 a minute)."""
+NEW_GAMES_PER_CLIENT = "30 per hour"
+"""Games one client may set up to keep at the table (each a stored row)."""
+GAME_MOVES_PER_CLIENT = "240 per minute"
+"""Moves one client may make on the boards it keeps (each replays the game and stores it): a
+table pegging card by card makes one every few seconds, several boards far fewer than this."""
 HASHES_AT_ONCE = 2
 """Password hashes (scrypt, ~75 ms of a core each) running at once in one worker process."""
 READS_AT_ONCE = 1
@@ -198,6 +203,18 @@ checks."""
 reads_per_client = PostLimit(
     READS_PER_CLIENT, "read", "Too many photos or frames: wait a minute, then try again."
 )
+new_games = PostLimit(
+    NEW_GAMES_PER_CLIENT,
+    "new-game",
+    "Too many new games from your address: keep score in one you set up, or wait a while.",
+)
+"""Decorates the set-up of a game kept at the table: each counts against the client."""
+game_moves = PostLimit(
+    GAME_MOVES_PER_CLIENT,
+    "game-move",
+    "Too many moves in a minute from your address: wait a moment, then make it again.",
+)
+"""Decorates the moves of a game kept at the table: each counts against the client."""
 
 
 class BackgroundWork:

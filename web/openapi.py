@@ -1,15 +1,17 @@
 """The JSON API described as an OpenAPI 3.1 document, served at ``/api/openapi.json``.
 
-Written by hand beside the views in :mod:`web.api` and :mod:`web.photo`; the test suite runs
-schemathesis against it (every operation, generated requests), which fails on any response
-that the document does not describe.
+Written by hand beside the views in :mod:`web.api`, :mod:`web.photo` and :mod:`web.board`;
+the test suite runs schemathesis against it (every operation, generated requests), which fails
+on any response that the document does not describe.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from trainer.board import MOVES, SOURCES
 from trainer.dealing import KINDS, Category, Difficulty
+from trainer.game import Phase
 from trainer.items import Kind
 from trainer.rules import RULESETS
 from trainer.table import Role
@@ -300,8 +302,8 @@ def _reply(schema: Schema | str, description: str) -> Schema:
     return {"description": description, "content": {JSON: {"schema": ref}}}
 
 
-def _errors(*codes: int) -> dict[str, Schema]:
-    """Error replies: ``{"error": "..."}`` in players' words."""
+def _errors(*codes: int, about: dict[int, str] | None = None) -> dict[str, Schema]:
+    """Error replies: ``{"error": "..."}`` in players' words (``about``: an operation's own)."""
     meaning = {
         400: "Bad input, named in the message",
         403: "Refused: a drill dealt to another player, or a request another site's page made",
@@ -315,6 +317,7 @@ def _errors(*codes: int) -> dict[str, Schema]:
         503: "The database is unavailable (nothing was stored), or for photos the card reader is"
         " unavailable or busy with as many reads as it runs at once (Retry-After)",
     }
+    meaning |= about or {}
     return {str(code): _reply("Error", meaning[code]) for code in (*codes, 503)}
 
 
@@ -476,6 +479,168 @@ PATHS: dict[str, Schema] = {
             },
         }
     },
+}
+
+SHOW_TARGET: Schema = {
+    "oneOf": [{"type": "integer", "minimum": 0}, {"const": "crib"}],
+    "description": "A hand (its seat) or the crib",
+}
+SCHEMAS["Board"] = _object(
+    {
+        "code": STRING,
+        "version": {"type": "integer", "description": "Moves saved: a move names it"},
+        "keeper": {"type": "boolean", "description": "Whether this phone keeps the game"},
+        "seat": {"type": ["integer", "null"], "description": "The keeper's own seat, if any"},
+        "key": {"type": "string", "description": "The keeper's key (to the keeper only)"},
+        "rules": RULES,
+        "title": STRING,
+        "names": _array(STRING),
+        "hand_size": INTEGER,
+        "crib_size": INTEGER,
+        "length": {"type": "integer", "enum": [61, 121]},
+        "muggins": BOOLEAN,
+        "lurch_line": INTEGER,
+        "double_skunk_line": {"type": ["integer", "null"]},
+        "sides": _array(
+            _object({"name": STRING, "seats": _array(INTEGER), "front": INTEGER, "back": INTEGER}),
+            description="Each side's pegs: front is the score, back the score before",
+        ),
+        "deal": INTEGER,
+        "dealer": INTEGER,
+        "pone": INTEGER,
+        "phase": {"type": "string", "enum": ["play", "show", "deal", "over"]},
+        "show_order": _array(SHOW_TARGET),
+        "next_to_show": {"oneOf": [SHOW_TARGET, {"type": "null"}]},
+        "play": _object(
+            {
+                "count": INTEGER,
+                "pile": CARDS,
+                "played": _array(_object({"seat": INTEGER, "card": STRING})),
+                "cards_left": INTEGER,
+                "next_seat": INTEGER,
+            },
+            description="The play entered card by card",
+        ),
+        "log": _array(
+            _object(
+                {
+                    "index": INTEGER,
+                    "phase": {"type": "string", "enum": [phase.value for phase in Phase]},
+                    "deal": INTEGER,
+                    "seat": INTEGER,
+                    "side": INTEGER,
+                    "who": STRING,
+                    "points": INTEGER,
+                    "pegged": INTEGER,
+                    "reason": STRING,
+                    "crib": BOOLEAN,
+                    "card": STRING,
+                }
+            ),
+            description="Every move, oldest first: who, how many, why",
+        ),
+        "result": {
+            "oneOf": [
+                _object(
+                    {
+                        "winner": INTEGER,
+                        "name": STRING,
+                        "scores": _array(INTEGER),
+                        "lurch": BOOLEAN,
+                        "lurched": _array(INTEGER),
+                        "double_skunk": BOOLEAN,
+                        "games_won": INTEGER,
+                        "text": STRING,
+                    }
+                ),
+                {"type": "null"},
+            ]
+        },
+    },
+    "key",
+    description="A game kept at the table: the board, the deal, the play, the log, the result",
+)
+CODE = {"name": "code", "in": "path", "required": True, "schema": STRING}
+GAME_ERRORS = {
+    403: "Only the game's keeper moves its pegs, or a request another site's page made",
+    404: "No game has this link",
+    429: "Too many games set up or moves made from one address: wait (Retry-After)",
+}
+PATHS["/api/games"] = {
+    "post": {
+        "operationId": "newGame",
+        "summary": "Set up a game to keep at the table (the keeper is this browser's player)",
+        "requestBody": _body(
+            _object(
+                {
+                    "names": _array(STRING, minItems=2, maxItems=4, description="Seating order"),
+                    "rules": RULES,
+                    "first_dealer": INTEGER,
+                    "length": {"type": ["integer", "null"], "enum": [61, 121, None]},
+                    "muggins": BOOLEAN,
+                    "seat": {"type": ["integer", "null"], "description": "The keeper's seat"},
+                },
+                *("rules", "first_dealer", "length", "muggins", "seat"),
+            )
+        ),
+        "responses": {
+            "201": _reply("Board", "The game, with its link (code) and the keeper's key"),
+            **_errors(400, 403, 413, 415, 429, about=GAME_ERRORS),
+        },
+    }
+}
+PATHS["/api/games/{code}"] = {
+    "get": {
+        "operationId": "board",
+        "summary": "The board; 304 while the version named in If-None-Match is the latest",
+        "parameters": [
+            CODE,
+            {"name": "If-None-Match", "in": "header", "required": False, "schema": STRING},
+        ],
+        "responses": {
+            "200": _reply("Board", "The board, its version as its ETag"),
+            "304": {"description": "The board has not moved since that version"},
+            **_errors(404, about=GAME_ERRORS),
+        },
+    }
+}
+PATHS["/api/games/{code}/moves"] = {
+    "post": {
+        "operationId": "move",
+        "summary": "Make a move on the version seen: a peg, a card, a go, a count, the deal, undo",
+        "parameters": [CODE],
+        "requestBody": _body(
+            _object(
+                {
+                    "version": INTEGER,
+                    "key": STRING,
+                    "move": {"type": "string", "enum": list(MOVES)},
+                    "seat": INTEGER,
+                    "points": INTEGER,
+                    "reason": STRING,
+                    "card": STRING,
+                    "hand": SHOW_TARGET,
+                    "cards": {"oneOf": [STRING, CARDS]},
+                    "starter": {"type": ["string", "null"]},
+                    "source": {"type": "string", "enum": list(SOURCES)},
+                    "claimed": INTEGER,
+                    "index": INTEGER,
+                },
+                *("key", "seat", "points", "reason", "card", "hand", "cards", "starter"),
+                *("source", "claimed", "index"),
+                description="peg: seat, points, reason; card: seat, card; show: hand and cards"
+                " (with starter, source, claimed) or points; undo: index (the last move without)",
+            )
+        ),
+        "responses": {
+            "200": _reply("Board", "The board after the move"),
+            "409": _reply(
+                _object({"error": STRING, "board": _ref("Board")}),
+                "The board moved on since the version seen: nothing was saved; the board now",
+            ),
+            **_errors(400, 403, 404, 413, 415, 429, about=GAME_ERRORS),
+        },
+    }
 }
 
 DOCUMENT: Schema = {

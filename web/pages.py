@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from records import progress
+from records import games, progress
 from trainer import progress as figures
 from trainer.cards import Rank
 from trainer.dealing import Category
@@ -112,11 +112,13 @@ CALENDAR_WEEKS = 16
 """Weeks of days practised the history shows (a phone's width)."""
 TREND_WEEKS = 8
 """Weeks the history's trends by category go back."""
+HISTORY_GAMES = 10
+"""Games kept at the table the history lists, the latest first (``/board`` lists more)."""
 
 
 @bp.get("/history")
 def history() -> str:
-    """Days practised with each daily result, sprint bests, weekly trends by category."""
+    """Days practised, sprint bests, weekly trends, and the games kept at the table."""
     player = current_player()
     if player is None:
         return render_template("pages/history.html", player=None)
@@ -141,6 +143,8 @@ def history() -> str:
         bests=figures.personal_bests(runs),
         sprints=len(runs),
         trends=[_trend(figures.Trend.of(c, weeks[c])) for c in Category if c in weeks],
+        kept=games.of_player(db, player.id, HISTORY_GAMES),
+        record=games.record(db, player.id),
     )
 
 

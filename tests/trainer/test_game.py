@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.errors import UnknownRulesError
+from trainer.errors import CribbageError, UnknownRulesError
 from trainer.game import (
     CRIB,
     Game,
@@ -234,6 +234,7 @@ def test_each_move_is_logged_with_its_deal_and_phase() -> None:
         "reason": "pair",
         "crib": False,
         "pegged": 2,
+        "card": "",
     }
 
 
@@ -417,10 +418,16 @@ def games(draw: st.DrawFn) -> Game:
     rules = draw(st.sampled_from([SIX_CARD, FIVE_CARD, THREE_HAND, FOUR_HAND]))
     game = new(rules, first_dealer=draw(st.integers(0, rules.players - 1)))
     for _ in range(draw(st.integers(0, 60))):
-        kind = draw(st.sampled_from(["peg", "peg", "show", "show", "show", "deal", "undo"]))
+        kind = draw(
+            st.sampled_from(["peg", "peg", "card", "card", "go", "show", "show", "deal", "undo"])
+        )
         seat = draw(st.sampled_from([game.dealer, *range(rules.players)]))
         try:
-            if kind == "peg":
+            if kind == "card":
+                game = game.play(seat, draw(st.sampled_from(["5H", "10D", "5C", "4S", "6H", "KC"])))
+            elif kind == "go":
+                game = game.go()
+            elif kind == "peg":
                 points = draw(st.sampled_from([1, 2, 2, 3, 6, 12, 30]))
                 reason = draw(st.sampled_from(["fifteen two", "go", "31", "pair", "his heels", ""]))
                 game = game.peg(seat, 2 if reason == "his heels" else points, reason)
@@ -430,6 +437,8 @@ def games(draw: st.DrawFn) -> Game:
                 game = game.show(CRIB if hand is None else hand, draw(st.integers(0, 29)))
             elif kind == "deal":
                 game = game.next_deal()
+            elif draw(st.booleans()) and game.log:
+                game = game.undo(draw(st.integers(0, len(game.log) - 1)))
             else:
                 game = game.undo()
         except GameError:
@@ -455,3 +464,142 @@ def test_any_valid_moves_replay_to_the_same_state(game: Game) -> None:
     again = Game.from_json(data)
     assert again == game
     assert again.to_json() == game.to_json()
+
+
+# --- the play card by card ------------------------------------------------------------------
+
+
+def play(game: Game, *cards: str) -> Game:
+    """Play ``cards`` in turn from the pone round the table (``seat:card`` names the seat)."""
+    seat = game.pone
+    for token in cards:
+        if ":" in token:
+            seat_text, token = token.split(":")
+            seat = int(seat_text)
+        game = game.play(seat, token)
+        seat = (seat + 1) % game.setup.players
+    return game
+
+
+def test_cards_played_are_scored_by_the_pegging_engine() -> None:
+    game = play(new(first_dealer=0), "4H", "5D", "6S", "6C", "10H")
+    said = [(r.seat, r.points, r.reason, r.card) for r in game.log]
+    assert said == [
+        (1, 0, "4♥ (count 4)", "4H"),
+        (0, 0, "5♦ (count 9)", "5D"),
+        (1, 5, "6♠ (count 15): fifteen two, a run of three", "6S"),
+        (0, 2, "6♣ (count 21): a pair for two", "6C"),
+        (1, 2, "10♥ (count 31): thirty-one for two", "10H"),
+    ]
+    assert game.count == 0 and game.pile == () and len(game.played) == 5  # 31: a new count
+    game = play(game, "0:3D", "2C", "AD")
+    assert game.log[-1].reason == "A♦ (count 6): a run of three, one for last"
+    assert game.scores == (6, 7) and game.pile == ()
+    with pytest.raises(GameError, match=r"every card of deal 1's play is down \(8\): Bob's hand"):
+        game.play(1, "KS")
+    with pytest.raises(GameError, match="a go needs a card played since the count started"):
+        game.go()
+    assert game.show(1, 4).show(0, 4).show(CRIB, 0).next_deal().pile == ()
+
+
+def test_a_go_ends_the_count_for_the_last_cards_player() -> None:
+    game = play(new(first_dealer=0), "KH", "QD", "1:9C")
+    assert game.count == 29
+    with pytest.raises(GameError, match=r"5S would take the count from 29 past 31: a go ends the"):
+        game.play(0, "5S")
+    game = game.go()
+    last = game.log[-1]
+    assert (last.seat, last.points, last.reason, last.card) == (
+        1,
+        1,
+        "one for the go (count 29)",
+        "go",
+    )
+    assert game.count == 0 and game.scores == (0, 1)
+    game = game.play(0, "5S")
+    assert game.count == 5 and game.log[-1].reason == "5♠ (count 5)"
+
+
+@pytest.mark.parametrize(
+    ("cards", "seat", "card", "message"),
+    [
+        (["5H"], 0, "5H", "5H has been played in deal 1"),
+        (["1:AH", "2H", "1:3H", "4H", "1:5D", "6H", "1:7C"], 1, "8C", "Bob has played all 4"),
+        ([], 0, "1H", "unknown rank '1'"),
+        ([], 2, "5H", "seats are 0 to 1, not 2"),
+    ],
+)
+def test_a_card_that_cannot_be_played_is_refused(
+    cards: list[str], seat: int, card: str, message: str
+) -> None:
+    game = play(new(first_dealer=0), *cards)
+    with pytest.raises(CribbageError, match=message):
+        game.play(seat, card)
+
+
+def test_no_card_after_the_show_has_begun_and_his_heels_before_the_first() -> None:
+    game = play(new(first_dealer=0), "5H")
+    with pytest.raises(GameError, match="his heels is pegged when the starter is turned"):
+        game.peg(0, 2, "his heels")
+    with pytest.raises(GameError, match="the play of deal 1 is over: the show has begun"):
+        game.show(1, 2).play(0, "5C")
+
+
+def test_the_three_hand_play_goes_round_the_table() -> None:
+    game = play(new(THREE_HAND, first_dealer=2), "7H", "8H", "7C", "7D")
+    assert [(r.seat, r.points) for r in game.log] == [(0, 0), (1, 2), (2, 0), (0, 2)]
+    assert game.count == 29 and game.scores == (2, 2, 0)
+
+
+# --- undo any move --------------------------------------------------------------------------
+
+
+def test_undoing_a_card_in_the_middle_scores_the_later_cards_again() -> None:
+    game = play(new(first_dealer=0), "4H", "5D", "6S", "6C")
+    assert game.scores == (2, 5)
+    without = game.undo(1)  # the 5♦: 4♥ 6♠ 6♣ is a pair, no run, no fifteen
+    assert [r.card for r in without.log] == ["4H", "6S", "6C"]
+    assert without.scores == (2, 0)  # Bob's run and fifteen are gone, Ann's pair stays
+    assert without.log[-1].reason == "6♣ (count 16): a pair for two"
+
+
+def test_a_move_that_later_moves_need_cannot_be_undone_alone() -> None:
+    game = new(first_dealer=0).peg(0, 2, "his heels").show(1, 8).show(0, 4)
+    with pytest.raises(GameError, match=r"move 1 \(show\) cannot be taken back alone: .*Bob's"):
+        game.undo(1)
+    assert game.undo(0).scores == (4, 8)  # the heels alone
+    with pytest.raises(GameError, match="there is no move 3: the log's moves are 0 to 2"):
+        game.undo(3)
+    five = new(FIVE_CARD).peg(0, 2, "his heels")
+    with pytest.raises(GameError, match="three for last is part of the set-up"):
+        five.undo(0)
+    assert five.undo(1) == new(FIVE_CARD)
+
+
+# --- muggins --------------------------------------------------------------------------------
+
+
+def test_muggins_is_taken_by_an_opponent_on_the_count_just_made() -> None:
+    game = Game.new(SIX_CARD, ["Ann", "Bob"], muggins=True).show(1, 4)
+    with pytest.raises(GameError, match="Bob cannot take muggins on a count of his own side"):
+        game.muggins(1, 2)
+    game = game.muggins(0, 2, "muggins: 2 overlooked in Bob's hand")
+    assert game.scores == (2, 4) and game.log[-1].phase is Phase.MUGGINS
+    assert game.next_to_show == 0  # muggins is no count of the show
+    assert Game.from_json(json.loads(json.dumps(game.to_json()))) == game
+    with pytest.raises(GameError, match="muggins is taken in the show"):
+        Game.new(SIX_CARD, ["Ann", "Bob"], muggins=True).muggins(0, 2)
+    with pytest.raises(GameError, match="this game is played without muggins"):
+        new().show(1, 4).muggins(0, 2)
+
+
+def test_cards_and_goes_survive_json() -> None:
+    game = play(new(first_dealer=1), "KH", "QD", "0:9C").go().play(1, "5S")
+    data = json.loads(json.dumps(game.to_json()))
+    assert data["moves"][:4] == [
+        {"phase": "play", "seat": 0, "card": "KH"},
+        {"phase": "play", "seat": 1, "card": "QD"},
+        {"phase": "play", "seat": 0, "card": "9C"},
+        {"phase": "play", "card": "go"},
+    ]
+    assert Game.from_json(data) == game

@@ -4,6 +4,7 @@ generated requests to every operation get no 5xx and only responses the document
 from __future__ import annotations
 
 import collections
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,7 +55,7 @@ def api_schema(app: Flask) -> Any:
 def test_document_lists_every_api_route(app: Flask) -> None:
     """Every JSON route of the app (but the document itself) is an operation, and no more."""
     routes = {
-        (rule.rule.replace("<int:drill_id>", "{drill_id}"), method.lower())
+        (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
         for rule in app.url_map.iter_rules()
         if rule.rule.startswith("/api/") and rule.rule != "/api/openapi.json"
         for method in rule.methods or ()
@@ -146,3 +147,43 @@ def test_a_photo_answer_conforms(
     operation.Case(media_type="multipart/form-data").validate_response(
         typed, excluded_checks=[positive_data_acceptance]
     )
+
+
+def test_a_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
+    """A game set up, watched (200, then 304), moved, a show counted from cards, a stale move
+    (409 with the board) and a refused one: each reply matches the document."""
+
+    def check(path: str, method: str, reply: TestResponse, **request: Any) -> Any:
+        api_schema[path][method].Case(**request).validate_response(
+            reply, excluded_checks=[positive_data_acceptance]
+        )
+        return reply.json
+
+    body = {"names": ["Ann", "Bob"], "seat": 0, "muggins": True}
+    game = check("/api/games", "POST", client.post("/api/games", json=body), body=body)
+    code = {"code": game["code"]}
+    board = client.get(f"/api/games/{game['code']}")
+    check("/api/games/{code}", "GET", board, path_parameters=code)
+    unmoved = client.get(f"/api/games/{game['code']}", headers={"If-None-Match": '"0"'})
+    assert unmoved.status_code == 304
+    check("/api/games/{code}", "GET", unmoved, path_parameters=code)
+    path = "/api/games/{code}/moves"
+    for move, status in [
+        ({"version": 0, "move": "card", "seat": 1, "card": "5H"}, 200),
+        (
+            {
+                "version": 1,
+                "move": "show",
+                "hand": 1,
+                "cards": "5D 5C 5S JS",
+                "starter": "KH",
+                "claimed": 10,
+            },
+            200,
+        ),
+        ({"version": 1, "move": "go"}, 409),
+        ({"version": 2, "move": "show", "hand": "crib", "cards": "AH 2H 3H 4H | KH"}, 400),
+    ]:
+        reply = client.post(f"/api/games/{game['code']}/moves", json=move)
+        assert reply.status_code == status, reply.json
+        check(path, "POST", reply, path_parameters=code, body=move)

@@ -1,0 +1,174 @@
+"""Games kept at the table: stored, read, moved on one version at a time, listed for a player.
+
+A game is stored as its set-up and moves (:meth:`trainer.game.Game.to_json`) with a version,
+the number of moves saved. A move is saved only onto the version its page saw (``UPDATE ...
+WHERE version = :seen``): two phones moving at once never lose or double a move, the second
+is told the board moved on (:func:`save` returns ``None``). The result is kept beside the
+moves, for the history and the games won and lost. Every function is told the time (``now``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+from typing import Any, cast
+
+from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
+
+from trainer import board
+from trainer.game import Game
+
+from .database import writing
+from .models import GameRecord
+
+GAMES = cast(Table, GameRecord.__table__)
+CODE_BYTES = 9
+"""Random bytes of a game's code, its link (12 characters; 72 bits, never guessed)."""
+KEY_BYTES = 16
+"""Random bytes of the keeper's key."""
+VIEWS_KEPT = 256
+"""Boards a process keeps said (:func:`view`): every game being watched, and more."""
+
+_VIEWS: dict[tuple[str, int], dict[str, Any]] = {}
+_VIEWS_LOCK = threading.Lock()
+
+_BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
+_VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
+_SAVE = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("seen"))
+    .values(version=GAMES.c.version + 1)
+    .returning(*GAMES.c)
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """A player's games won and lost (the games where the player sat, finished)."""
+
+    won: int = 0
+    lost: int = 0
+    lurches_won: int = 0
+    """Games won by a lurch (each counts as two)."""
+    lurched: int = 0
+    """Games lost by a lurch."""
+
+    @property
+    def games_won(self) -> int:
+        """Games won, a lurch counting two ("considered as two games won")."""
+        return self.won + self.lurches_won
+
+    @property
+    def games_lost(self) -> int:
+        """Games lost, a lurch counting two."""
+        return self.lost + self.lurched
+
+
+def _stored(game: Game) -> dict[str, Any]:
+    """What is kept of a game: its set-up, its moves and its result."""
+    data = game.to_json()
+    del data["log"]  # the records replay from the moves
+    result = game.result
+    return {
+        "data": data,
+        "winner": None if result is None else result.winner,
+        "lurch": bool(result and result.lurch),
+        "scores": list(game.scores),
+    }
+
+
+def create(db: Connection, game: Game, *, owner_id: int, seat: int | None, now: float) -> Row[Any]:
+    """Store a new game kept by ``owner_id`` (who sits at ``seat``, if playing) at ``now``."""
+    values = {
+        "code": secrets.token_urlsafe(CODE_BYTES),
+        "key": secrets.token_hex(KEY_BYTES),
+        "owner_id": owner_id,
+        "seat": seat,
+        "side": None if seat is None else game.setup.side_of(seat),
+        "rules": game.setup.rules.name,
+        "version": 0,
+        "created_at": now,
+        "updated_at": now,
+        "finished_at": now if game.over else None,
+        **_stored(game),
+    }
+    with writing(db) as connection:
+        return connection.execute(insert(GAMES).returning(*GAMES.c), values).one()
+
+
+def get(db: Connection, code: str) -> Row[Any] | None:
+    """The game with this code, if any."""
+    return db.execute(_BY_CODE, {"code": code}).first()
+
+
+def version(db: Connection, code: str) -> int | None:
+    """The version of the game with this code (one indexed read: what a watching page asks)."""
+    found = db.execute(_VERSION, {"code": code}).scalar()
+    return None if found is None else int(found)
+
+
+def game_of(row: Row[Any]) -> Game:
+    """The game a stored row holds, replayed.
+
+    Raises:
+        GameError: For a stored game the rules refuse (never, for a game stored here).
+    """
+    return Game.from_json(row.data)
+
+
+def view(row: Row[Any], game: Game | None = None) -> dict[str, Any]:
+    """The board of ``row``'s game (:func:`trainer.board.view`), replayed once a version.
+
+    A game's code and version name its moves, so each process says a board once however many
+    phones watch it (a watched game's board is asked for by each of them after each move).
+    ``game`` is the game ``row`` holds, when the caller has it. The board is shared: not to be
+    changed.
+    """
+    key = (row.code, row.version)
+    with _VIEWS_LOCK:
+        said = _VIEWS.get(key)
+    if said is None:
+        said = board.view(game_of(row) if game is None else game)
+        with _VIEWS_LOCK:
+            _VIEWS[key] = said
+            while len(_VIEWS) > VIEWS_KEPT:
+                del _VIEWS[next(iter(_VIEWS))]
+    return said
+
+
+def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) -> Row[Any] | None:
+    """Store ``game`` as the next version of ``row``'s game, if it is still at ``seen``.
+
+    Returns:
+        The row saved, or ``None`` when another move was saved since ``seen`` (nothing is).
+    """
+    finished = {"finished_at": now if game.over else None}
+    values = {"updated_at": now, **finished, **_stored(game)}
+    with writing(db) as connection:
+        return connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen}).first()
+
+
+def of_player(db: Connection, player_id: int, limit: int = 50) -> list[Row[Any]]:
+    """The games ``player_id`` keeps, the latest moved first."""
+    query = (
+        select(GAMES)
+        .where(GAMES.c.owner_id == player_id)
+        .order_by(GAMES.c.updated_at.desc(), GAMES.c.id.desc())
+        .limit(limit)
+    )
+    return list(db.execute(query))
+
+
+def record(db: Connection, player_id: int) -> Record:
+    """The games won and lost by ``player_id`` where the player sat at the table."""
+    query = select(GAMES.c.winner, GAMES.c.side, GAMES.c.lurch).where(
+        GAMES.c.owner_id == player_id, GAMES.c.winner.is_not(None), GAMES.c.side.is_not(None)
+    )
+    won = lost = lurches_won = lurched = 0
+    for winner, side, lurch in db.execute(query):
+        if winner == side:
+            won, lurches_won = won + 1, lurches_won + bool(lurch)
+        else:
+            lost, lurched = lost + 1, lurched + bool(lurch)
+    return Record(won, lost, lurches_won, lurched)
