@@ -75,10 +75,13 @@ class Keeper:
         self.game = apply(self.game, move)
         self.expect_board()
 
-    def peg(self, seat: int, label: str, points: int, reason: str = "") -> None:
+    def peg(self, seat: int, label: str, points: int, reason: str = "", said: str = "") -> None:
+        """Peg with a button (``said``: what for, chosen first for a number)."""
         self.page.locator(f"#seats button[data-seat='{seat}']").click()
+        if said:
+            self.page.select_option("#peg-for", said)
         self.page.locator("#peg-buttons").get_by_role("button", name=label, exact=True).click()
-        self.did({"move": "peg", "seat": seat, "points": points, "reason": reason})
+        self.did({"move": "peg", "seat": seat, "points": points, "reason": reason or said})
 
     def card(self, seat: int, card: str) -> None:
         self.page.locator(f"#seats button[data-seat='{seat}']").click()
@@ -113,9 +116,12 @@ class Keeper:
                 self.go()
                 count, turn = 0, 1 - last
 
-    def show_from_photo(self, table: Table, shots: Path, name: str) -> None:
+    def show_from_photo(
+        self, table: Table, shots: Path, name: str, claims: dict[int | str, int] | None = None
+    ) -> None:
         """Count the hands still due and the crib from the table's photo, in the show's order,
-        naming the dealer's crib and whose each hand is."""
+        naming the dealer's crib and whose each hand is (``claims``: what a player claimed)."""
+        claims = claims or {}
         page = self.page
         page.set_input_files(
             "#table-photo",
@@ -141,6 +147,8 @@ class Keeper:
                 shown = set(row.locator(".mini").inner_text().split())
                 owner = next(s for s in (0, 1) if symbols(table.hands[s]) == shown)
                 row.locator("select.owner").select_option(str(owner))
+                if owner in claims:
+                    row.locator("input.claimed").fill(str(claims[owner]))
         expect(rows.filter(has_text=f"{dealer}’s crib")).to_have_count(1)
         page.locator("#count-photo").click()
         for target in self.game.show_order[self.game.shown :]:
@@ -153,6 +161,7 @@ class Keeper:
                     "cards": cards,
                     "starter": table.starter,
                     "source": "photo",
+                    **({"claimed": claims[target]} if target in claims else {}),
                 },
             )
             if self.game.over:
@@ -229,8 +238,15 @@ def test_a_whole_game_kept_on_a_phone_and_watched_on_another(
     for _ in range(5):
         keeper.peg(0, "6", 6)
     keeper.peg(1, "31", 2, "31")
+    keeper.peg(0, "2", 2, said="fifteen two")
     keeper.peg(0, "Last card", 1, "last card")
-    keeper.show_from_photo(tables[2], shots, "deal-3")
+    claim = max(0, tables[2].points(1) - 1)  # Bob claims a point short (no muggins: he gets all)
+    keeper.show_from_photo(tables[2], shots, "deal-3", claims={1: claim})
+    bob = next(r for r in reversed(keeper.game.log) if r.phase.value == "show" and r.seat == 1)
+    if claim < bob.points:  # the log says the cards' count and the claim
+        assert f"hand: {bob.points}, claimed {claim} (photo: " in bob.reason
+        expect(page.locator("#log > li", has_text=f"claimed {claim} (photo")).to_have_count(1)
+    expect(page.locator("#log > li", has_text="Ann +2: fifteen two")).to_have_count(1)
     keeper.next_deal()
 
     # deal 4 (Bob deals): Ann pegs to her hand's count short of home; her hand goes out first

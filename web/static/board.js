@@ -213,7 +213,6 @@ function draw(game) {
     drawSeats(game);
     drawChips(game);
     if (game.next_to_show !== null) $("show-title").textContent = `Count ${whose(game, game.next_to_show)}`;
-    $("typed-claimed").closest("label").hidden = !game.muggins;
     if (fresh) { $("typed-starter").value = ""; closeReading(); }
     if (game.key) {
       $("keeper-share").hidden = false;
@@ -361,7 +360,7 @@ function drawReading() {
       });
       label = button;
     }
-    const claimed = game.muggins && (role === "hand" || role === "crib")
+    const claimed = role === "hand" || role === "crib"
       ? h("input", { type: "number", min: "0", max: "29", className: "claimed", dataset: { group: String(i) }, placeholder: "claimed", "aria-label": "claimed", inputMode: "numeric" })
       : null;
     return h("div", { className: "read-group" }, label, miniCards(cards), claimed);
@@ -412,7 +411,9 @@ function wire() {
     if (!button) return;
     const peg = PEGS[Number(button.dataset.peg)];
     const seat = peg.dealer ? state.game.dealer : state.seat;
-    send({ move: "peg", seat, points: peg.points, reason: peg.reason });
+    const reason = peg.reason || $("peg-for").value; // a number's reason, when one is chosen
+    $("peg-for").value = "";
+    send({ move: "peg", seat, points: peg.points, reason });
   });
   $("seats").addEventListener("click", (event) => {
     const button = event.target.closest("button.seat");
@@ -440,7 +441,7 @@ function wire() {
       move: "show", hand: state.game.next_to_show, cards: $("typed-cards").value,
       starter: $("typed-starter").value.trim() || null, source: "typed",
     };
-    if (state.game.muggins && $("typed-claimed").value !== "") move.claimed = Number($("typed-claimed").value);
+    if ($("typed-claimed").value !== "") move.claimed = Number($("typed-claimed").value);
     if (await send(move)) {
       $("typed-cards").value = "";
       $("typed-claimed").value = "";
