@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 import shutil
@@ -398,6 +399,80 @@ def image_bombs(target: Target, stop: threading.Event, _index: int, tries: list[
         tries[0] += 1
 
 
+_FRAME_LOCK = threading.Lock()
+
+
+@functools.cache
+def _camera_frame() -> bytes:
+    import cv2
+
+    from tests.e2e.video import SIZE, table_scene
+
+    frame = cv2.resize(table_scene().image, SIZE, interpolation=cv2.INTER_AREA)
+    return bytes(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes())
+
+
+def camera_frame() -> bytes:
+    """A live camera's frame as the page sends it: the e2e tests' table, 960 px, JPEG 85 (made
+    once: the posters share a CPU)."""
+    with _FRAME_LOCK:
+        return _camera_frame()
+
+
+def post_frames(
+    target: Target, stop: threading.Event, tries: list[int], source: str, obey: bool
+) -> None:
+    """Post camera frames to ``/api/read`` from ``source`` on one kept-alive connection, one
+    at a time: as fast as the answers come, or (``obey``) as the live page does, waiting out a
+    refusal's ``Retry-After``. Counts every post in ``tries[0]``, each frame read in
+    ``tries[1]`` and each refusal by nginx or the trainer (429, 503) in ``tries[2]``."""
+    import http.client
+
+    request = read_request(target.url, camera_frame(), "frame.jpg", "image/jpeg")
+    headers = dict(request.header_items())
+    host, port = target.address
+    while not stop.is_set():
+        if target.context is None:
+            connection: http.client.HTTPConnection = http.client.HTTPConnection(
+                host, port, timeout=30, source_address=(source, 0)
+            )
+        else:
+            connection = http.client.HTTPSConnection(
+                host, port, timeout=30, source_address=(source, 0), context=target.context
+            )
+        try:
+            while not stop.is_set():
+                connection.request("POST", "/api/read", request.data, headers)  # type: ignore[arg-type]
+                reply = connection.getresponse()
+                reply.read()
+                tries[0] += 1
+                tries[1] += reply.status == 200
+                tries[2] += reply.status in (429, 503)
+                if obey and reply.status in (429, 503):
+                    stop.wait(float(reply.headers.get("Retry-After", 1)))
+        except (OSError, http.client.HTTPException):
+            stop.wait(0.1)
+        finally:
+            connection.close()
+
+
+def frames_one_address(
+    target: Target, stop: threading.Event, _index: int, tries: list[int]
+) -> None:
+    """Post frames as fast as they are answered, every poster from 127.0.0.2."""
+    post_frames(target, stop, tries, "127.0.0.2", obey=False)
+
+
+def frames_8_addresses(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+    """Post frames as fast as they are answered, two posters on each of 8 addresses."""
+    post_frames(target, stop, tries, f"127.0.0.{index % 8 + 2}", obey=False)
+
+
+def live_camera(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
+    """One honest live camera (127.0.0.20): a frame at a time, obeying ``Retry-After``."""
+    post_frames(target, stop, tries, "127.0.0.20", obey=True)
+
+
 Attacker = Callable[[Target, threading.Event, int, list[int]], None]
 ATTACKS: dict[str, tuple[Attacker, int]] = {
     "slow-loris": (slow_loris, 2),
@@ -408,8 +483,12 @@ ATTACKS: dict[str, tuple[Attacker, int]] = {
     "registrars-64": (register_accounts, 64),
     "deal-flood": (deal_flood, 1),
     "image-bombs": (image_bombs, 8),
+    "frames-16": (frames_one_address, 16),
+    "frames-16-on-8": (frames_8_addresses, 16),
+    "camera": (live_camera, 1),
 }
 """Each attack: what every one of its clients does, and how many clients run at once."""
+FRAME_POSTERS = {frames_one_address, frames_8_addresses, live_camera}
 
 
 def on_cpus(attacker: Attacker, cpus: set[int] | None) -> Attacker:
@@ -430,7 +509,7 @@ def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[
     when given; yields its count of requests made (guesses, deals, bombs) where it counts them."""
     attacker, clients = ATTACKS[name]
     stop = threading.Event()
-    tries = [0]
+    tries = [0, 0, 0]  # requests made; for frames, those read and those refused
     threads = [
         threading.Thread(target=on_cpus(attacker, cpus), args=(target, stop, i, tries), daemon=True)
         for i in range(clients)
@@ -438,6 +517,9 @@ def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[
     for thread in threads:
         thread.start()
     time.sleep(1.0)  # let the attack take hold
+    warm_by = time.monotonic() + 60
+    while attacker in FRAME_POSTERS and tries[1] < 2 and time.monotonic() < warm_by:
+        time.sleep(0.2)  # frames read: the workers have loaded the card model
     try:
         yield tries
     finally:
@@ -591,6 +673,11 @@ def bench(
                 report(f"{name}, under attack: {attack_name}", attacked, args)
                 kept = 100 * attacked.answers_per_s / before.answers_per_s
                 print(f"attack requests    {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
+                if tries[1] or tries[2]:
+                    print(
+                        f"frames read        {tries[1]:8d}   ({tries[1] / args.seconds:.2f}/s;"
+                        f" {tries[2]} refused, 429 or 503)"
+                    )
                 print(
                     f"throughput kept    {kept:8.1f} %   (target >= 90 % through nginx,"
                     " >= 80 % directly)"

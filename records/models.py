@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -31,6 +31,10 @@ class Player(Base):
     """A random secret given when the player is made: a session must carry it, so the saved
     cookie of a deleted player (a guest merged into an account) matches nobody who is given its
     id later."""
+
+
+Index("uq_players_username_lower", func.lower(Player.username), unique=True)
+"""A username is taken in every case: ``Vic`` and ``vic`` are one player (revision 0007)."""
 
 
 class Drill(Base):

@@ -3,13 +3,18 @@
 A player is a guest (no username) or an account. Each has a random session key, given when it
 is made and never given again, and a session version that revoking its sessions bumps (log
 out, register, a new password): a session is the player's only while it carries both.
+
+A username is one name whatever its case, as players expect: ``Vic`` and ``vic`` are the same
+player, so one of them cannot be registered beside the other (a unique index on the name in
+lower case, schema revision 0007) and either logs in to it.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import writing
@@ -40,9 +45,16 @@ def get(db: Connection, player_id: int) -> Row[Any] | None:
     return db.execute(select(Player).where(Player.id == player_id)).first()
 
 
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
+"""What a username may be: 3 to 40 letters (ASCII), digits, dots, dashes or underscores."""
+
+
 def by_name(db: Connection, username: str) -> Row[Any] | None:
-    """The account named ``username``, if any."""
-    return db.execute(select(Player).where(Player.username == username)).first()
+    """The account named ``username`` in any case (none for a name no account can have)."""
+    if not USERNAME.fullmatch(username):  # no lookup for a NUL or a name of any length
+        return None
+    named = func.lower(Player.username) == username.lower()
+    return db.execute(select(Player).where(named)).first()
 
 
 def new_guest(db: Connection, now: float) -> Row[Any]:
@@ -57,11 +69,11 @@ def register(
     """Make the account ``username``: the guest ``guest_id`` becomes it, or a new player.
 
     A guest keeps its progress; its sessions are revoked, so its old cookie does not act as
-    the account. The unique username is the check, so two registrations racing for one name
-    cannot both win.
+    the account. The unique username (in any case) is the check, so two registrations racing
+    for one name cannot both win.
 
     Raises:
-        NameTakenError: the name is another player's (nothing is changed).
+        NameTakenError: the name is another player's, in any case (nothing is changed).
     """
     account = {"username": username, "password_hash": password_hash}
     try:

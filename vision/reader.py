@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -566,13 +567,27 @@ def _load_reader(models_dir: str) -> CardReader:
     return CardReader(Path(models_dir))
 
 
-def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS_DIR) -> Reading:
+Decode = Callable[[bytes], tuple[np.ndarray, float]]
+"""Decodes an image file's bytes to BGR and its scale to full size (as :func:`_decode_reduced`)."""
+
+
+def _decode_reduced(data: bytes) -> tuple[np.ndarray, float]:
+    return decode_upload(data, reduce=True)
+
+
+def read_cards(
+    image: np.ndarray | bytes | str | Path,
+    models_dir: Path = MODELS_DIR,
+    *,
+    decode: Decode = _decode_reduced,
+) -> Reading:
     """Read the cards in a photo: each with its confidence and box, and the starter guess.
 
     Args:
         image (np.ndarray | bytes | str | Path): A BGR image, or an image file's bytes or path
             (decoded as uploads are: checked, and big JPEGs at half size).
         models_dir (Path): Model folder.
+        decode (Decode): Decodes bytes (the web app's: :func:`vision.timebox.decode`).
 
     Returns:
         (Reading): The cards read (some may be ``uncertain``); unlike
@@ -585,12 +600,16 @@ def read_cards(image: np.ndarray | bytes | str | Path, models_dir: Path = MODELS
     if isinstance(image, np.ndarray):
         return load_reader(models_dir).read(image)
     data = image if isinstance(image, bytes) else Path(image).read_bytes()
-    img, f = decode_upload(data, reduce=True)
+    img, f = decode(data)
     return load_reader(models_dir).read(img, scale=f)
 
 
 def read_image_bytes(
-    data: bytes, max_cards: int | None = None, models_dir: Path = MODELS_DIR
+    data: bytes,
+    max_cards: int | None = None,
+    models_dir: Path = MODELS_DIR,
+    *,
+    decode: Decode | None = None,
 ) -> Reading:
     """Decode an uploaded photo and read its cards.
 
@@ -599,6 +618,8 @@ def read_image_bytes(
         max_cards (int | None): Raise :class:`TooManyCardsError` above this many (None, the
             default: no limit; every card read is reported).
         models_dir (Path): Model folder.
+        decode (Decode | None): Decodes the bytes (the web app's: :func:`vision.timebox.decode`);
+            by default as :func:`read_cards` does.
 
     Returns:
         (Reading): The cards read (some may be ``uncertain``).
@@ -608,7 +629,8 @@ def read_image_bytes(
         NoCardsError: No card found in the photo.
         TooManyCardsError: More than ``max_cards`` cards found.
     """
-    reading = read_cards(data, models_dir)
+    options = {} if decode is None else {"decode": decode}
+    reading = read_cards(data, models_dir, **options)
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "

@@ -7,7 +7,6 @@ Who plays on a browser, and how a session is checked, is :mod:`web.players`; wha
 from __future__ import annotations
 
 import functools
-import re
 import secrets
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -23,7 +22,7 @@ from .players import current_player, session_player_id, sign_in, sign_out
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
-_USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
+_USERNAME = players.USERNAME
 
 
 def _password_matches(stored: str, password: str) -> bool:
@@ -94,8 +93,7 @@ def login() -> str | Response:
     """Log in; anything done as a guest on this browser moves to the account."""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        known = _USERNAME.fullmatch(username)  # no lookup for a name none can have (a NUL...)
-        player = players.by_name(get_db(), username) if known else None
+        player = players.by_name(get_db(), username)  # in any case: Vic is vic
         stored = player.password_hash if player is not None else None
         password = request.form.get("password", "")
         # an unknown name costs the same hashing time as a known one
@@ -132,6 +130,8 @@ def logout() -> Response:
 
 @bp.route("/password", methods=("GET", "POST"))
 @limits.account_tries
+@limits.failed_password_changes
+@limits.site_password_changes
 def change_password() -> str | Response:
     """Change the password (the current one first); every other session of the account ends."""
     player = current_player()

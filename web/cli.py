@@ -90,12 +90,21 @@ def _database_problem(command: str, error: Exception) -> int:
     return EXIT_CANNOT_START
 
 
+PROXY_NOTICE = (
+    "It listens beyond loopback because CRIB_TRUSTED_PROXIES says a reverse proxy is in front;"
+    " nothing checks that one is. It believes the X-Forwarded-For and X-Forwarded-Proto of"
+    " whoever connects (their address and scheme: the rate limits, the cookie's Secure mark),"
+    " so let only the proxy reach this port (docs/deployment.md)."
+)
+"""What ``crib serve`` says when it listens beyond loopback (attack round 3)."""
+
+
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
     from records.schema import SchemaError
 
-    from .serve import ServeError, address, prepare
+    from .serve import ServeError, address, is_loopback, prepare
 
     try:
         server = prepare(args.host, args.port, args.workers, args.threads)
@@ -105,6 +114,8 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         print(f"crib serve: error: {error}", file=sys.stderr)
         return EXIT_CANNOT_START
     print(f"The trainer is at http://{address(args.host, args.port)}/ (Ctrl+C stops it)", file=out)
+    if not is_loopback(args.host):
+        print(PROXY_NOTICE, file=out)
     out.flush()
     server.run()
     return 0

@@ -19,16 +19,15 @@ from __future__ import annotations
 import concurrent.futures
 import contextvars
 import dataclasses
-import functools
 import ipaddress
 import math
 import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request, session
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
 from gunicorn.http.errors import ParseException
@@ -36,9 +35,10 @@ from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
 from crib.settings import SettingError
-from records import limit_storage
+from records import limit_storage, players, proofs
 
 from . import clock, errors, sessions
+from .db import get_db
 
 View = TypeVar("View", bound=Callable[..., Any])
 Result = TypeVar("Result")
@@ -69,8 +69,13 @@ def posted_username() -> str:
 
 
 def _known_browser() -> bool:
-    """Whether the posted name logged in on this browser before (its device cookie)."""
-    return posted_username() in sessions.known_usernames()
+    """Whether the account of the posted name logged in on this browser before.
+
+    Its device cookie names the account's id; the name is looked up only when it names any.
+    """
+    known = sessions.known_players()
+    player = players.by_name(get_db(), posted_username()) if known else None
+    return player is not None and player.id in known
 
 
 def _discard_unread_body() -> None:
@@ -92,14 +97,42 @@ def _failed(response: Response) -> bool:
     return response.status_code == 401
 
 
+def proven() -> bool:
+    """Whether the posted form carries a proof of work (:mod:`records.proofs`), then spent.
+
+    It lets the post past the site's budget of password checks (checked once a request).
+    """
+    if "proven" not in g:
+        form = request.form
+        storage = current_app.extensions["crib_limits"].storage
+        g.proven = proofs.accept(
+            current_app.secret_key or "",
+            form.get("proof_challenge", ""),
+            form.get("proof_nonce", ""),
+            storage,
+            clock.now(),
+        )
+    return bool(g.proven)
+
+
+def _proof_of_work() -> dict[str, Any]:
+    """The account forms' challenge (``auth/proof.html``): a new one each page."""
+    return {
+        "proof_challenge": lambda: proofs.challenge(current_app.secret_key or "", clock.now()),
+        "proof_difficulty": proofs.DIFFICULTY,
+    }
+
+
 def site_password_check_budget() -> str:
     """The ``PASSWORD_CHECKS_SITE_WIDE`` setting: password hashes for strangers on the site.
 
     From however many addresses: failed log-ins from browsers that never logged in to the name,
-    and registrations, counted together; what guessers or account makers may spend in scrypt
-    (~0.1 s of a core each). Given in small steps (20 a minute at most), since a window's budget
-    is spent the moment it opens: 60 failed log-ins a minute cost the drills 6 s of a core at
-    once at the start of each minute.
+    registrations and failed password changes, counted together; what guessers or account
+    makers may spend in scrypt (~0.1 s of a core each). Given in small steps (20 a minute at
+    most), since a window's budget is spent the moment it opens: 60 failed log-ins a minute cost
+    the drills 6 s of a core at once at the start of each minute. While it is spent, a post with
+    a proof of work (:func:`proven`: the page's browser spent about a second of its own CPU) gets
+    past it, so that it is no way to lock everybody out (attack round 3, finding 4).
     """
     return str(current_app.config["PASSWORD_CHECKS_SITE_WIDE"])
 
@@ -133,6 +166,9 @@ ACCOUNT_TRIES_PER_CLIENT = "20 per minute;200 per hour"
 FAILED_LOGINS_PER_NAME_AND_CLIENT = "10 per 10 minutes;50 per day"
 """Failed log-ins for one username from one client: a guesser is slowed down, and the name is
 not locked for anybody else."""
+FAILED_PASSWORD_CHANGES_PER_ACCOUNT = "10 per 10 minutes;50 per day"
+"""Wrong current passwords given to change an account's password, from anywhere (its session's
+copies shared by many addresses count together)."""
 REGISTRATIONS_PER_NAME = "5 per minute"
 """Registration posts for one username, from anywhere."""
 NEW_GUESTS_PER_CLIENT = "60 per hour"
@@ -180,29 +216,51 @@ failed_logins = PostLimit(
 )
 """Decorates the log-in view: failed log-ins count against the name from this client, except
 from a browser the name logged in on before."""
+CHECKING_BROWSERS = (
+    "The trainer is checking new browsers for now (too many wrong passwords or new accounts):"
+    " reload the page, let it check your browser (a second or two), and try again."
+)
 site_failed_logins = PostLimit(
     site_password_check_budget,
     "password-check-site",
-    "The trainer is refusing log-ins from new browsers for now (too many wrong passwords):"
-    " try again soon.",
+    CHECKING_BROWSERS,
     key_func=lambda: "everyone",
     deduct_when=_failed,
-    exempt_when=_known_browser,
+    exempt_when=lambda: _known_browser() or proven(),
 )
 """Decorates the log-in view: failed log-ins count against the site's budget of password
-checks, except from a browser the name logged in on before."""
+checks, except from a browser the name logged in on before or with a proof of work."""
 site_registrations = PostLimit(
     site_password_check_budget,
     "password-check-site",
-    "The trainer is refusing new accounts for now (too many at once): try again soon, and play"
-    " as a guest meanwhile.",
+    CHECKING_BROWSERS,
     key_func=lambda: "everyone",
+    exempt_when=proven,
 )
 """Decorates the registration view: each post counts against the site's budget of password
-checks."""
+checks, except with a proof of work."""
+failed_password_changes = PostLimit(
+    FAILED_PASSWORD_CHANGES_PER_ACCOUNT,
+    "failed-password-change",
+    TOO_MANY_TRIES,
+    key_func=lambda: f"account|{session.get('player_id')}",
+    deduct_when=_failed,
+)
+"""Decorates the password change: wrong current passwords count against the account."""
+site_password_changes = PostLimit(
+    site_password_check_budget,
+    "password-check-site",
+    CHECKING_BROWSERS,
+    key_func=lambda: "everyone",
+    deduct_when=_failed,
+    exempt_when=proven,
+)
+"""Decorates the password change: wrong current passwords count against the site's budget of
+password checks, except with a proof of work."""
 reads_per_client = PostLimit(
     READS_PER_CLIENT, "read", "Too many photos or frames: wait a minute, then try again."
 )
+"""Decorates the view that reads photos and camera frames: one limit for both, per client."""
 new_games = PostLimit(
     NEW_GAMES_PER_CLIENT,
     "new-game",
@@ -264,31 +322,21 @@ HASHING = BackgroundWork(
 )
 """Every password hash (:mod:`web.auth`) runs here."""
 READING = BackgroundWork(READS_AT_ONCE, "reader", "The card reader is busy: try again in a second.")
-"""Every read of a photo or a camera frame (:func:`reads`) runs here."""
+"""Every read of a photo or a camera frame runs here (``web.photo``), once the upload is checked
+in the request (an image bomb is refused without taking a turn: attack round 3, where two
+scripts posting bombs refused 15 of 15 photos of a player).
 
-
-def reads(view: View) -> View:
-    """Decorates a view that reads photos or camera frames: one mechanism for both.
-
-    :data:`READS_PER_CLIENT` per client; the view runs on :data:`READING`, in the request's
-    context: at most :data:`READS_AT_ONCE` at once in a process, beyond which a read is refused
-    at once (503, ``Retry-After``) and the live page sends its next frame after the wait.
-
-    Why (issue 19, ``benchmarks/live.py``, 2 workers on this 2-core machine while other work
-    loaded it 10 to 16): before, each worker read two frames at once (one waiting on the
-    model's lock) with two ONNX threads that spun while idle, so a read cost twice its CPU;
-    beside 1, 2 and 4 live phones the drills kept 58 %, 39 % and 14 % of their answers a second,
-    at 0.60, 0.53 and 0.60 frames a second. With one read a worker, at this priority, on ONNX
-    threads that sleep (:class:`vision.reader.CardReader`), they kept 104 %, 95 % and 114 % at
-    0.40, 0.67 and 0.87 frames a second (one run each). One phone alone reads more slowly on a
-    machine busy with other work: its frames get the CPU that work leaves.
-    """
-
-    @functools.wraps(view)
-    def read_on_reading_thread(*args: Any, **kwargs: Any) -> Any:
-        return READING.run(functools.partial(view, *args, **kwargs))
-
-    return reads_per_client(cast(View, read_on_reading_thread))
+At most :data:`READS_AT_ONCE` at once in a process, beyond which a read is refused at once
+(503, ``Retry-After``) and the live page sends its next frame after the wait. Why (issue 19,
+``benchmarks/live.py``, 2 workers on this 2-core machine while other work loaded it 10 to 16):
+before, each worker read two frames at once (one waiting on the model's lock) with two ONNX
+threads that spun while idle, so a read cost twice its CPU; beside 1, 2 and 4 live phones the
+drills kept 58 %, 39 % and 14 % of their answers a second, at 0.60, 0.53 and 0.60 frames a
+second. With one read a worker, at this priority, on ONNX threads that sleep
+(:class:`vision.reader.CardReader`), they kept 104 %, 95 % and 114 % at 0.40, 0.67 and 0.87
+frames a second (one run each). One phone alone reads more slowly on a machine busy with other
+work: its frames get the CPU that work leaves.
+"""
 
 
 def new_guest() -> None:
@@ -336,6 +384,7 @@ def init_app(app: Flask) -> None:
         raise SettingError(f"CRIB_RATELIMIT_STORAGE_URI: {uri}: {message}") from None
     app.extensions["crib_limits"] = limiter
     app.register_error_handler(RateLimitExceeded, _refused)
+    app.context_processor(_proof_of_work)
     for endpoint, view in app.view_functions.items():
         limited: Callable[..., Any] = view
         for limit in vars(view).get("post_limits", ()):

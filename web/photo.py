@@ -29,7 +29,7 @@ def page() -> str:
 
 @bp.post("/api/read")
 @takes_upload
-@limits.reads
+@limits.reads_per_client
 def read() -> dict[str, Any]:
     """Read the cards in ``image`` (multipart): the cards, the groups with scores, questions.
 
@@ -47,17 +47,30 @@ def read() -> dict[str, Any]:
     if players not in (None, "2", "3", "4"):
         abort(400, f"players must be 2, 3 or 4, not {players[:20]!r}")
     try:
+        from vision.upload import check_upload
+    except ImportError:
+        abort(503, "the card reader is not installed on this server")
+    photo = upload.read()
+    check_upload(photo)  # an image bomb is a 400 here, before it takes the reader's turn
+    return limits.READING.run(_read, photo, players)
+
+
+def _read(photo: bytes, players: str | None) -> dict[str, Any]:
+    """Read ``photo`` and answer it (on the reading thread, :data:`web.limits.READING`)."""
+    try:
+        from vision import timebox
         from vision.answer import answer_photo
         from vision.reader import read_image_bytes
     except ImportError:
         abort(503, "the card reader is not installed on this server")
     try:
-        reading = read_image_bytes(upload.read())  # an ImageError: a 400
-    except (OSError, RuntimeError) as error:  # no model file, or the model failed to load
+        # decoded in a process of its own, stopped past 2 CPU-seconds; an ImageError: a 400
+        reading = read_image_bytes(photo, decode=timebox.decode)
+    except (OSError, RuntimeError) as error:  # no model file, the model or decoder failed
         abort(503, f"the card reader is not available: {error}")
     answer = answer_photo(
         reading,
-        players=players and int(players),
+        players=int(players) if players else None,
         rules=get_rules(request.form["rules"]) if request.form.get("rules") else None,
         starter=request.form.get("starter") or None,
         crib=checked(request.form, "crib"),

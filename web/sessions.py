@@ -9,9 +9,11 @@ cookie is marked ``Secure`` on a request made over HTTPS, directly or through a 
 with ``CRIB_TRUSTED_PROXIES`` (which reports the scheme); ``true`` or ``false`` force it.
 Revoking sessions is the accounts' business (:mod:`web.auth`).
 
-A second cookie, the device cookie, remembers the usernames that logged in on this browser
-(signed, a year): the log-in limits let such a browser through (:mod:`web.limits`), so that
-guessing a name from elsewhere never locks its owner out.
+A second cookie, the device cookie, remembers the accounts (their ids) that logged in on this
+browser (signed, a year): the log-in limits let such a browser through for those accounts
+(:mod:`web.limits`), so that guessing a name from elsewhere never locks its owner out. It
+names ids, not names: a cookie of another account whose name differs only in case (``vic``
+beside ``Vic``, before names were one in any case) lets nobody past the limits for ``Vic``.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ LIFETIME = timedelta(days=30)
 RESIGN_AFTER = timedelta(days=1)
 """An unchanged session's cookie is signed again (its lifetime restarts) once it is this old."""
 DEVICE_COOKIE = "device"
-"""The cookie naming the usernames that logged in on this browser."""
+"""The cookie naming the accounts that logged in on this browser."""
 DEVICE_LIFETIME = timedelta(days=365)
 """How long a browser stays known after its last log-in."""
 DEVICE_NAMES = 5
-"""The most usernames one browser is known for (the latest ones)."""
+"""The most accounts one browser is known for (the latest ones)."""
 
 
 class _Session(SecureCookieSession):
@@ -79,29 +81,30 @@ class _SessionInterface(SecureCookieSessionInterface):
 
 
 def _device_serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device")
+    # a salt of its own: the cookies that named usernames (before attack round 3) are not read
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device-accounts")
 
 
-def known_usernames() -> list[str]:
-    """The usernames (lower case) that logged in on this browser, from its device cookie."""
+def known_players() -> list[int]:
+    """The ids of the accounts that logged in on this browser, from its device cookie."""
     value = request.cookies.get(DEVICE_COOKIE, "")
-    try:  # the trainer signed it: a list of names
-        names: list[str] = _device_serializer().loads(value, max_age=DEVICE_LIFETIME.days * 86400)
+    try:  # the trainer signed it: a list of ids
+        ids: list[int] = _device_serializer().loads(value, max_age=DEVICE_LIFETIME.days * 86400)
     except BadSignature:  # none, forged, or older than its lifetime
         return []
-    return names
+    return ids
 
 
-def remember_device(username: str) -> None:
-    """Set the device cookie on this request's response: ``username`` logged in here."""
-    name = username.lower()
-    names = [name, *(known for known in known_usernames() if known != name)][:DEVICE_NAMES]
+def remember_device(player_id: int) -> None:
+    """Set the device cookie on this request's response: account ``player_id`` logged in here."""
+    ids = [player_id, *(other for other in known_players() if other != player_id)]
+    ids = ids[:DEVICE_NAMES]
 
     @after_this_request
     def set_cookie(response: Response) -> Response:
         response.set_cookie(
             DEVICE_COOKIE,
-            _device_serializer().dumps(names),
+            _device_serializer().dumps(ids),
             max_age=DEVICE_LIFETIME,
             secure=current_app.session_interface.get_cookie_secure(current_app),
             httponly=True,

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from crib.cli import build_parser
+from web.limits import READS_AT_ONCE
 
 from .conftest import DEPLOY, program
 
@@ -63,3 +64,12 @@ def test_the_unit_serves_where_nginx_sends_requests() -> None:
     assert upstream, "deploy/nginx.conf has no upstream server"
     assert (args.host, args.port) == (upstream[1], int(upstream[2]))
     assert "Environment=CRIB_TRUSTED_PROXIES=1" in unit.splitlines()
+
+
+def test_nginx_lets_through_as_many_reads_at_once_as_the_unit_takes() -> None:
+    """nginx refuses photos and frames beyond those the trainer reads at once (its worker
+    processes, each reading one at a time), before their bodies are read: the two agree."""
+    args = build_parser().parse_args(exec_start(UNIT.read_text())[1:])
+    site_cap = re.search(r"limit_conn crib_reads_site (\d+);", (DEPLOY / "nginx.conf").read_text())
+    assert site_cap, "deploy/nginx.conf does not cap the reads in flight"
+    assert int(site_cap[1]) == args.workers * READS_AT_ONCE

@@ -158,3 +158,19 @@ def test_a_request_checks_its_session_once(app: Flask, auth: AuthActions) -> Non
         assert answer.status_code == 200 and len(checks) == 2
     finally:
         event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_name_in_another_case_is_the_same_account(app: Flask, auth: AuthActions) -> None:
+    """``Vic`` and ``vic`` are one player (attack round 3, finding 5: ``vic`` could be
+    registered beside ``Vic``): the other case is taken, and logs in to the account."""
+    auth.register("Vic")
+    for twin in ("vic", "VIC", "vIc"):
+        response = AuthActions(app.test_client()).register(twin)
+        assert response.status_code == 200 and "is taken" in response.get_data(as_text=True)
+    other = app.test_client()
+    assert AuthActions(other).login("vIC").status_code == 302
+    with other.session_transaction() as theirs, auth._client.session_transaction() as mine:
+        assert theirs["player_id"] == mine["player_id"] and theirs["username"] == "Vic"
+    with app.app_context():
+        names = get_db().execute(select(Player.username).where(Player.username.is_not(None)))
+        assert list(names.scalars()) == ["Vic"]

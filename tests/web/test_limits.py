@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -26,7 +27,7 @@ from web import create_app, limits, sessions
 from web.headers import CONTENT_SECURITY_POLICY
 from web.limits import DATABASE_STORAGE
 
-from .conftest import CHEAP_PASSWORD_HASH, LOOSE_SITE_BUDGET, AuthActions, post_form
+from .conftest import CHEAP_PASSWORD_HASH, LOOSE_SITE_BUDGET, AuthActions, Clock, post_form
 
 
 def failed_login(app: Flask, username: str, address: str, **kwargs: Any) -> TestResponse:
@@ -87,6 +88,26 @@ def test_a_guesser_cannot_go_faster_than_the_limit(app: Flask, auth: AuthActions
     assert response.status_code == 302
 
 
+def test_a_twin_account_lets_no_guesser_past_the_limits_on_the_name(
+    app: Flask, auth: AuthActions
+) -> None:
+    """Attack round 3, finding 5: a guesser registered ``vic`` beside ``Vic``, logged in to it,
+    and its device cookie (names compared in lower case) let 20 of 25 wrong passwords for
+    ``Vic`` be checked from one address. A name is now one account in any case, and the device
+    cookie names the account's id: an account of the guesser's own lets it past nothing."""
+    auth.register("Vic")
+    auth.logout()
+    guesser = app.test_client()
+    address = {"REMOTE_ADDR": "10.3.1.1"}
+    for name in ("vic", "mallory"):  # the twin if it can be had, else any account
+        form = {"username": name, "password": "cribbage29"}
+        if post_form(guesser, "/auth/register", form, environ_base=address).status_code == 302:
+            break
+    assert guesser.get_cookie(sessions.DEVICE_COOKIE) is not None
+    statuses = [failed_login(app, "Vic", "10.3.1.1", client=guesser).status_code for _ in range(25)]
+    assert statuses.count(401) == 10 and statuses[10:] == [429] * 15
+
+
 @pytest.fixture
 def budget_app(app: Flask) -> Iterator[Flask]:
     """The ``app`` fixture's trainer, on its database, with the trainer's own site-wide budget
@@ -130,8 +151,104 @@ def test_registrations_share_the_site_budget_of_password_checks(budget_app: Flas
 
     replies = [register(n) for n in range(6)]
     assert [reply.status_code for reply in replies] == [302] * 5 + [429]
-    assert "refusing new accounts" in replies[-1].get_data(as_text=True)
+    assert "checking new browsers" in replies[-1].get_data(as_text=True)
     assert failed_login(budget_app, "maker0", "10.4.2.1").status_code == 429
+
+
+@pytest.fixture
+def cheap_proofs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Proofs of work of 8 bits (256 hashes) instead of the site's 20 (a million, a second of
+    Python): the tests check which proofs are let through, not what they cost."""
+    from records import proofs
+
+    monkeypatch.setattr(proofs, "DIFFICULTY", 8)
+
+
+def proof_of_work(client: FlaskClient, page: str) -> dict[str, str]:
+    """The form fields the page's script adds: its challenge, and the nonce that solves it."""
+    from records import proofs
+
+    html = client.get(page).get_data(as_text=True)
+    challenge = re.search(r'name="proof_challenge" value="([^"]+)" data-difficulty="(\d+)"', html)
+    assert challenge is not None
+    nonce = proofs.solve(challenge.group(1), int(challenge.group(2)))
+    return {"proof_challenge": challenge.group(1), "proof_nonce": nonce}
+
+
+def spend_site_budget(app: Flask, network: str) -> None:
+    """Fail log-ins on names of nobody from new browsers at addresses of ``network`` until the
+    site's budget is spent (the next is refused)."""
+    statuses = [failed_login(app, f"nobody{n}", f"{network}.{n}").status_code for n in range(6)]
+    assert statuses[-1] == 429
+
+
+@pytest.mark.usefixtures("cheap_proofs")
+def test_a_spent_budget_locks_nobody_out_who_proves_some_work(
+    budget_app: Flask, auth: AuthActions, clock: Clock
+) -> None:
+    """Attack round 3, finding 4: once guessers had spent the site's budget, the owner's right
+    password from a new browser and any registration were refused for as long as the attack
+    lasted. Past the budget, a form with a proof of work (which the page's script makes as the
+    page opens) is let through, each proof once; one without, a wrong or a stale one is not."""
+    auth.register("alice")
+    auth.logout()
+    spend_site_budget(budget_app, "10.4.3")
+    owner = budget_app.test_client()
+    right = {"username": "alice", "password": "cribbage29"}
+    proof = proof_of_work(owner, "/auth/login")
+    assert post_form(owner, "/auth/login", right | proof).status_code == 302
+    again = budget_app.test_client()  # the same proof, spent
+    assert post_form(again, "/auth/login", right | proof).status_code == 429
+    newcomer = budget_app.test_client()
+    form = {"username": "newcomer", "password": "cribbage29"}
+    proof = proof_of_work(newcomer, "/auth/register")
+    assert post_form(newcomer, "/auth/register", form | proof).status_code == 302
+    guesser = budget_app.test_client()
+    proof = proof_of_work(guesser, "/auth/login")
+    wrong_nonce = proof | {"proof_nonce": proof["proof_nonce"] + "0"}
+    assert post_form(guesser, "/auth/login", right | wrong_nonce).status_code == 429
+    stale = proof_of_work(guesser, "/auth/login")
+    from records.proofs import LIFETIME
+
+    clock.advance(LIFETIME + 1)
+    spend_site_budget(budget_app, "10.4.4")
+    assert post_form(guesser, "/auth/login", right | stale).status_code == 429
+    fresh = proof_of_work(guesser, "/auth/login")
+    assert post_form(guesser, "/auth/login", right | fresh).status_code == 302
+
+
+def test_wrong_current_passwords_are_limited_per_account(app: Flask, auth: AuthActions) -> None:
+    """Attack round 3: 52 wrong current passwords in 30 s from 16 addresses sharing one session
+    were each checked. They now count against the account: 10 in 10 minutes, from anywhere."""
+    auth.register("alice")
+    session_cookie = auth._client.get_cookie("session")
+    assert session_cookie is not None
+    statuses = []
+    for n in range(16):
+        thief = app.test_client()
+        thief.set_cookie("session", session_cookie.value)
+        form = {"password": "guess", "new_password": "cribbage30"}
+        address = {"REMOTE_ADDR": f"10.4.6.{n}"}
+        statuses.append(post_form(thief, "/auth/password", form, environ_base=address).status_code)
+    assert statuses == [401] * 10 + [429] * 6
+
+
+@pytest.mark.usefixtures("cheap_proofs")
+def test_wrong_current_passwords_spend_the_site_budget(
+    budget_app: Flask, auth: AuthActions
+) -> None:
+    """A wrong current password is a password checked: it counts against the site's budget,
+    and past it a password change needs the page's proof of work as log-ins do."""
+    auth.register("alice")
+    owner = budget_app.test_client()
+    assert AuthActions(owner).login("alice").status_code == 302
+    form = {"password": "guess", "new_password": "cribbage30"}
+    statuses = [post_form(owner, "/auth/password", form).status_code for _ in range(6)]
+    assert statuses == [401] * 5 + [429]
+    assert failed_login(budget_app, "nobody", "10.4.7.1").status_code == 429
+    right = {"password": "cribbage29", "new_password": "cribbage30"}
+    proof = proof_of_work(owner, "/auth/password")
+    assert post_form(owner, "/auth/password", right | proof).status_code == 302
 
 
 def test_an_ipv6_client_is_counted_by_its_64_network(client: FlaskClient) -> None:
@@ -458,16 +575,28 @@ def test_serve_refuses_a_limit_setting_it_cannot_use_in_one_line(
     assert value in result.stderr
 
 
+TINY_PHOTO = (
+    b"GIF89a\x01\x00\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+)
+"""A 1x1 GIF: an image the upload's checks pass (no card on it), so that it is read."""
+
+
+def big_photo(size: int) -> bytes:
+    """:data:`TINY_PHOTO` with a comment of about ``size`` bytes of noise: a photo that big."""
+    comment = b"".join(b"\xff" + os.urandom(255) for _ in range(size // 256))
+    return TINY_PHOTO[:13] + b"\x21\xfe" + comment + b"\x00" + TINY_PHOTO[13:]
+
+
 def read_photo(client: FlaskClient, address: str = "10.7.0.1") -> TestResponse:
     """Post a photo (or a camera frame) to ``/api/read`` from ``address``."""
-    photo = {"image": (io.BytesIO(b"not really a photo"), "hand.jpg")}
+    photo = {"image": (io.BytesIO(TINY_PHOTO), "hand.gif")}
     return client.post("/api/read", data=photo, environ_base={"REMOTE_ADDR": address})
 
 
 def read_photo_stream(client: FlaskClient, address: str) -> tuple[TestResponse, int]:
     """Post a 1 MB photo to ``/api/read`` from ``address`` as a raw multipart body: the answer,
     and how many of the body's bytes the server left unread."""
-    photo = read_request("http://trainer", os.urandom(1 << 20), "hand.jpg", "image/jpeg")
+    photo = read_request("http://trainer", big_photo(1 << 20), "hand.gif", "image/gif")
     body = cast(bytes, photo.data)
     stream = io.BytesIO(body)
     answer = client.post(
@@ -506,7 +635,7 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
     running = threading.Semaphore(0)
     release = threading.Event()
 
-    def slow_read(data: bytes) -> Any:
+    def slow_read(data: bytes, **options: Any) -> Any:
         running.release()
         release.wait(timeout=5)
         raise OSError("no model here")
@@ -530,6 +659,40 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
     assert busy_streamed.status_code == 503 and unread == 0  # read to its end, then refused
 
 
+def test_an_image_bomb_is_refused_without_taking_the_readers_turn(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack round 3: two scripts posting image bombs held the reader, and 15 of 15 photos of
+    a player were refused (503). A bomb is now refused (a 400 saying why) as the upload is
+    checked, before the reader's turn, even while every turn is taken."""
+    import vision.reader
+    from tests.vision.test_upload import progressive_bomb
+
+    running = threading.Semaphore(0)
+    release = threading.Event()
+
+    def slow_read(data: bytes, **options: Any) -> Any:
+        running.release()
+        release.wait(timeout=5)
+        raise OSError("no model here")
+
+    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
+    bomb = {"image": (io.BytesIO(progressive_bomb(2000, 400_000)), "bomb.jpg")}
+    with concurrent.futures.ThreadPoolExecutor(limits.READS_AT_ONCE) as pool:
+        held = [
+            pool.submit(read_photo, app.test_client(), f"10.8.2.{n}")
+            for n in range(limits.READS_AT_ONCE)
+        ]
+        for _ in held:
+            assert running.acquire(timeout=5)
+        refused = app.test_client().post(
+            "/api/read", data=bomb, environ_base={"REMOTE_ADDR": "10.8.3.1"}
+        )
+        release.set()
+        assert [future.result().status_code for future in held] == [503] * len(held)
+    assert refused.status_code == 400 and "scans" in refused.json["error"]
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="a thread has its own priority on Linux only")
 def test_reads_run_below_the_other_requests_priority(
     app: Flask, monkeypatch: pytest.MonkeyPatch
@@ -540,7 +703,7 @@ def test_reads_run_below_the_other_requests_priority(
 
     seen: dict[str, Any] = {}
 
-    def read(data: bytes) -> Any:
+    def read(data: bytes, **options: Any) -> Any:
         seen["niceness"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
         seen["data"] = data
         raise OSError("no model here")
@@ -548,5 +711,5 @@ def test_reads_run_below_the_other_requests_priority(
     monkeypatch.setattr(vision.reader, "read_image_bytes", read)
     own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert read_photo(app.test_client()).status_code == 503
-    assert seen == {"niceness": min(own + limits.NICENESS, 19), "data": b"not really a photo"}
+    assert seen == {"niceness": min(own + limits.NICENESS, 19), "data": TINY_PHOTO}
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own

@@ -60,12 +60,18 @@ class FakeReading:
 def install_reader(monkeypatch: pytest.MonkeyPatch, read: Any) -> None:
     """Put a stand-in ``vision.reader`` in place."""
     module = types.ModuleType("vision.reader")
-    module.read_image_bytes = read  # type: ignore[attr-defined]
+    module.read_image_bytes = lambda data, **options: read(data)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "vision.reader", module)
 
 
+TINY_PHOTO = (
+    b"GIF89a\x01\x00\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+)
+"""A 1x1 GIF: the upload's checks pass it to the (stand-in) reader."""
+
+
 def upload(
-    client: FlaskClient, crib: bool = False, data: bytes = b"\x89PNG fake", starter: str = ""
+    client: FlaskClient, crib: bool = False, data: bytes = TINY_PHOTO, starter: str = ""
 ) -> Any:
     """POST a photo to /api/read (with the starter typed, when given)."""
     form: dict[str, Any] = {"image": (io.BytesIO(data), "hand.png")}
@@ -146,6 +152,28 @@ def test_reader_errors(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> 
     assert response.status_code == 400 and "not an image" in response.json["error"]
     missing = client.post("/api/read", data={}, content_type="multipart/form-data")
     assert missing.status_code == 400 and "'image'" in missing.json["error"]
+
+
+def test_photos_are_decoded_in_the_time_box(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader decodes each upload in the decoding process, stopped past its CPU time
+    (:mod:`vision.timebox`; attack round 3: a progressive JPEG of repeated scans held a reading
+    slot for 16 s)."""
+    from vision import timebox
+
+    seen: dict[str, Any] = {}
+
+    def read(data: bytes, **options: Any) -> None:
+        seen.update(options)
+        raise ImageError("The image takes too long to decode")
+
+    module = types.ModuleType("vision.reader")
+    module.read_image_bytes = read  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.reader", module)
+    response = upload(client)
+    assert response.status_code == 400 and "too long" in response.json["error"]
+    assert seen == {"decode": timebox.decode}
 
 
 @pytest.mark.parametrize("players", ["²", "9" * 5000, "1", "5", "two"])

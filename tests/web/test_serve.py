@@ -104,6 +104,32 @@ def test_serve_refuses_to_face_the_network_without_a_proxy(host: str, tmp_path: 
     assert "CRIB_TRUSTED_PROXIES=1" in line
 
 
+def test_serve_beyond_loopback_says_what_the_proxy_setting_means(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``CRIB_TRUSTED_PROXIES=1`` lets ``crib serve`` listen beyond loopback without checking
+    that a proxy is in front (attack round 3): it says so as it starts, and what to do."""
+    import io
+
+    from web import cli as web_cli
+    from web import serve
+
+    class Server:
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(serve, "prepare", lambda *args, **kwargs: Server())
+    out = io.StringIO()
+    args = web_cli.argparse.Namespace(host="0.0.0.0", port=8000, workers=2, threads=4)
+    assert web_cli._serve(args, out) == 0
+    assert out.getvalue().splitlines()[1] == web_cli.PROXY_NOTICE
+    assert "nothing checks" in web_cli.PROXY_NOTICE and "only the proxy" in web_cli.PROXY_NOTICE
+    loopback = io.StringIO()
+    on_loopback = web_cli.argparse.Namespace(**{**vars(args), "host": "::1"})
+    assert web_cli._serve(on_loopback, loopback) == 0
+    assert len(loopback.getvalue().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("host", "loopback"),
     [
