@@ -154,7 +154,8 @@ error_log {folder / "error.log"} notice;
 events {{}}
 http {{
     {include_mime}
-    access_log {folder / "access.log"};
+    log_format timed '$remote_addr "$request" $status $request_time $upstream_response_time';
+    access_log {folder / "access.log"} timed;
 {temp}
     include {site};
 }}
