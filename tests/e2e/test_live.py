@@ -33,9 +33,10 @@ from trainer.table import Role
 from vision.training.synth.table import TableScene
 from web import limits
 
-READ_SECONDS = 20
+READ_SECONDS = 60
 """Seconds within which the page must name every card and total (the first frame also loads
-the card model in the server's worker)."""
+the card model in the server's worker): generous, as a slow or busy machine needs (a quiet
+one takes under 5)."""
 SAY = {
     "insecure": "The camera opens only on a page served over HTTPS",
     "refused": "The camera was not allowed",
@@ -246,9 +247,11 @@ def test_a_busy_trainer_slows_the_camera(refused_live: Page, server: str, status
     page.goto(f"{server}/photo")
     page.locator("#live-start").tap()
     one_sentence(page, SAY["busy"], stopped=False)
-    page.wait_for_timeout(5_000)
+    deadline = time.monotonic() + READ_SECONDS
+    while len(asked) < 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
     gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
-    assert len(asked) >= 2 and min(gaps) >= 1.9, gaps
+    assert len(asked) >= 3 and min(gaps) >= 1.9, gaps
     page.unroute("**/api/read")
     expect(page.locator("#live-error")).to_be_hidden(timeout=READ_SECONDS * 1000)
     expect(page.locator("#live-count li").first).to_be_visible()
