@@ -455,9 +455,10 @@ def test_a_parallel_flood_of_account_posts_is_refused_by_nginx(proxy: Proxy) -> 
     assert statuses.count(401) + statuses.count(503) == len(passed) and 401 in statuses, statuses
     assert passed[-1][1] >= PACE, passed  # the last to pass waited in nginx
     assert all(reply.headers["Retry-After"] for reply, _ in refused)
-    assert max(seconds for _, seconds in refused) < PACE / 2, refused
+    # at once, not after a wait in nginx (PACE): generous, for a slow or busy machine
+    assert max(seconds for _, seconds in refused) < PACE, refused
     assert other_reply.status == 401
-    assert other_seconds < PACE / 2
+    assert other_seconds < PACE
 
 
 READ_BURST = 10
@@ -569,7 +570,8 @@ def test_slow_clients_wait_in_nginx_not_in_the_trainer(proxy: Proxy) -> None:
         started = time.monotonic()
         reply = proxy.browser().get("/")
         assert reply.status == 200
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 10  # held, it would wait for the slow clients
+
     finally:
         for sock in slow:
             sock.close()

@@ -31,8 +31,9 @@ SEEDS = [0, 2, 3, 5]
 """Tables of the generator (``spread/seats``) the reader reads exactly, one a deal."""
 SHORT_SEED = 9
 """A table on which the reader finds 11 of the 13 cards (two corners hidden)."""
-WATCH_DELAY_S = 2.5
-"""How soon a watching phone must show a peg (the page asks every second)."""
+WATCH_DELAY_S = 10
+"""How soon a watching phone must show a peg, by its own asking (once a second): generous, for
+a slow or busy machine; benchmarks/board_watchers.py measures what it costs."""
 
 
 class Table:

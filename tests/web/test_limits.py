@@ -293,7 +293,7 @@ def test_password_hashes_at_once_are_capped(app: Flask, monkeypatch: pytest.Monk
         release.set()
         assert [future.result().status_code for future in held] == [401] * len(held)
     assert busy.status_code == 503 and int(busy.headers["Retry-After"]) >= 1
-    assert seconds < 2
+    assert seconds < 10  # at once: waiting for a slot, it would wait for the release below
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a thread has its own priority on Linux only")
@@ -655,7 +655,7 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         release.set()
         assert [future.result().status_code for future in held] == [503] * len(held)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
-    assert "error" in busy.json and seconds < 2
+    assert "error" in busy.json and seconds < 10  # at once (a wait would outlast the release)
     assert busy_streamed.status_code == 503 and unread == 0  # read to its end, then refused
 
 

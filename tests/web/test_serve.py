@@ -18,7 +18,7 @@ from flask import Flask
 from deploy.local_server import free_port, spawn
 from records.database import writing
 from web.db import get_db
-from web.serve import check_host, is_loopback
+from web.serve import WORKER_TIMEOUT, check_host, is_loopback
 
 WORKERS = 2
 """As many worker processes as ``crib serve`` starts by default."""
@@ -52,9 +52,9 @@ def test_half_open_connections_do_not_starve_the_server(server: str) -> None:
     try:
         time.sleep(0.5)  # let the workers pick the slow connections up first
         started = time.monotonic()
-        with urllib.request.urlopen(f"http://{server}/", timeout=10) as response:
+        with urllib.request.urlopen(f"http://{server}/", timeout=WORKER_TIMEOUT) as response:
             assert response.status == 200
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < WORKER_TIMEOUT / 2  # generous: a busy machine
     finally:
         for sock in slow:
             sock.close()
@@ -220,7 +220,7 @@ def test_workers_leave_the_port_when_their_master_is_killed(tmp_path: Path) -> N
                     probe.bind(("127.0.0.1", port))
                     break
                 except OSError:
-                    assert time.monotonic() - killed < 5, "the workers still hold the port"
+                    assert time.monotonic() - killed < 20, "the workers still hold the port"
                     time.sleep(0.1)
     finally:
         for sock in slow:
