@@ -33,7 +33,7 @@ class LivePlayer:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def _request(self, port: int, method: str, path: str, body: Any = None) -> Any:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)  # a busy machine
         headers = {"Content-Type": "application/json"}
         if self.cookie:
             headers["Cookie"] = self.cookie
