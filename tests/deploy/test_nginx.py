@@ -157,6 +157,11 @@ class Proxy:
     context: ssl.SSLContext
     folder: Path
 
+    @classmethod
+    def of(cls, local: LocalNginx) -> Proxy:
+        """The proxy ``local`` runs (its ports, certificate and log folder)."""
+        return cls(local.http_port, local.https_port, local.context(), local.folder)
+
     def browser(self, address: str = HOST) -> Browser:
         """A new browser (no cookies) connecting from ``address``."""
         return Browser(self.https_port, self.context, address)
@@ -208,9 +213,7 @@ def local_nginx(tmp_path_factory: pytest.TempPathFactory, trainer_port: int) -> 
 def proxy(local_nginx: LocalNginx, trainer: None) -> Iterator[Proxy]:
     """nginx running the rendered config in the foreground, the trainer behind it."""
     with running(local_nginx):
-        yield Proxy(
-            local_nginx.http_port, local_nginx.https_port, local_nginx.context(), local_nginx.folder
-        )
+        yield Proxy.of(local_nginx)
 
 
 def test_nginx_accepts_the_rendered_config(local_nginx: LocalNginx) -> None:
@@ -351,7 +354,7 @@ def test_a_trainer_that_is_down_gets_a_502_with_every_security_header(tmp_path: 
     program("openssl")
     alone = prepare(tmp_path, free_port())
     with running(alone):
-        reply = Proxy(alone.http_port, alone.https_port, alone.context()).browser().get("/")
+        reply = Proxy.of(alone).browser().get("/")
     assert reply.status == 502
     assert_security_headers(reply)
 
