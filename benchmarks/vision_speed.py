@@ -9,16 +9,22 @@ quarter turns, the card bodies, and the rest. Times are CPU seconds of the whole
 
 Sets: synthetic photos at phone sizes (1600-2048 px long side, JPEG q90; also scored against
 their cards: precision and recall of the certain cards), the shared real photos (timed only:
-never tune on them) and synthetic 4000x3000 JPEGs.
+never tune on them), the same real photos at the size phones send (``--real-phone``: each
+scaled up so that its longer side is 1600, 1800 or 2048 px in turn, JPEG q90; scored too, and
+each read's time given as a ratio to one plain pass of the float detector at 640 on the same
+photo with the same threads, measured in the same run: this machine's load and speed cancel)
+and synthetic 4000x3000 JPEGs.
 
 Usage:
     python benchmarks/vision_speed.py [--threads 1] [--scenes 30] [--phone 4] [--real DIR]
+        [--real-phone] [--float-detector | --exact-int8]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import statistics
 import sys
 import time
@@ -34,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import vision.detection  # noqa: E402
 import vision.reader  # noqa: E402
 from vision import CACHE_DIR, MODELS_DIR  # noqa: E402
 from vision.reader import CardReader, Reading  # noqa: E402
@@ -125,6 +132,51 @@ def report(title: str, clock: StageClock, first: int) -> None:
     print(f"  mean ms: {', '.join(parts)}; second look on {looks}/{len(photos)}")
 
 
+def real_at_phone_size(real: Path) -> Iterator[tuple[bytes, list[str], bool]]:
+    """The shared real photos scaled up to :data:`PHONE_SIZES` in turn (bicubic, JPEG q90): the
+    bytes, the labelled cards and whether the labels list every card in the photo."""
+    labels = json.loads((real / "labels.json").read_text())
+    for i, name in enumerate(sorted(labels)):
+        image = cv2.imread(str(real / "images" / name))
+        h, w = image.shape[:2]
+        f = PHONE_SIZES[i % len(PHONE_SIZES)] / max(h, w)
+        big = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_CUBIC)
+        _ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        label = labels[name]
+        yield buf.tobytes(), list(label["cards"]), bool(label.get("labels_complete", True))
+
+
+def ratios_to_a_plain_pass(
+    reader: CardReader, clock: StageClock, photos: list[tuple[bytes, list[str], bool]], threads: int
+) -> None:
+    """Read ``photos`` as uploads, each just after one plain pass of the float detector at 640 on
+    it (same threads), and print each read's CPU and wall time as a ratio to that pass's."""
+    plain = CardReader(threads=threads, int8=False, tiles="never", context=False)
+    score = SubsetScore()
+    cpu: list[float] = []
+    wall: list[float] = []
+    first = len(clock.photos)
+    for data, cards, complete in photos:
+        image, _scale = decode_upload(data, reduce=True)
+        c0, w0 = time.process_time(), time.perf_counter()
+        plain._detect(image)
+        pass_cpu, pass_wall = time.process_time() - c0, time.perf_counter() - w0
+        w0 = time.perf_counter()
+        reading = read_upload(reader, clock, data)
+        read_wall = time.perf_counter() - w0
+        score.record(reading, cards, clock.photos[-1]["total"], complete)
+        cpu.append(clock.photos[-1]["total"] / pass_cpu)
+        wall.append(read_wall / pass_wall)
+    report("real photos at phone size (1600-2048 px)", clock, first)
+    for what, ratios in (("CPU", cpu), ("wall", wall)):
+        q50, q90 = np.percentile(ratios, [50, 90])
+        print(f"  {what} time / one plain float pass at 640: median x{q50:.2f}, p90 x{q90:.2f}")
+    print(
+        f"  certain cards: precision {score.precision:.2%}, recall {score.recall:.2%}, "
+        f"uncertain {score.uncertain}; target median x2, p90 x4"
+    )
+
+
 def phone_scenes(n: int) -> Iterator[tuple[bytes, list[str], int]]:
     """``n`` synthetic photos at :data:`PHONE_SIZES`: JPEG bytes, visible cards, long side."""
     from vision.training.synth.faces import load_deck, load_decks, procedural_deck
@@ -148,14 +200,24 @@ def main() -> None:
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared/data/real-cards")
     ap.add_argument("--phone", type=int, default=4, help="synthetic 4000x3000 photos to time")
     ap.add_argument(
+        "--real-phone", action="store_true",
+        help="the real photos scaled up to phone size, timed against a plain float pass",
+    )  # fmt: skip
+    ap.add_argument(
         "--no-context", action="store_true", help="without the context model (vision.context)"
     )
     ap.add_argument(
         "--float-detector", action="store_true",
         help="the detector in float32, not its int8 copy (vision.training.quantize)",
     )  # fmt: skip
+    ap.add_argument(
+        "--exact-int8", action="store_true",
+        help="the int8 copy computed as without VNNI (vision.detection.EXACT_INT8)",
+    )  # fmt: skip
     a = ap.parse_args()
     cv2.setNumThreads(a.threads)
+    if a.exact_int8:
+        vision.detection.products_saturate = lambda *_args: True  # as on a CPU without VNNI
 
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(MODELS_DIR.glob("*.onnx"))}
     print(", ".join(f"{k} {v:.1f} MB" for k, v in sizes.items()), f"(threads {a.threads})")
@@ -190,6 +252,9 @@ def main() -> None:
         for f in sorted((a.real / "images").glob("*.jpg")):
             read_upload(reader, clock, f.read_bytes())
         report("real photos (378-1200 px)", clock, first)
+        if a.real_phone:
+            photos = list(real_at_phone_size(a.real))
+            ratios_to_a_plain_pass(reader, clock, photos, a.threads)
     else:
         print(f"real photos: not found at {a.real}")
 

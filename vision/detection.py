@@ -8,11 +8,24 @@ The detector's files (:data:`DET_ONNX`, float32, and its int8 copy :data:`INT8_O
 The int8 copy records the SHA-256 of the float model it was made from (:data:`SOURCE_KEY` in its
 metadata); :func:`load_detector` serves it only while that matches, so a folder given a new
 detector but not a new copy reads in float, never with a stale copy.
+
+The int8 copy reads the same on every CPU: an x86 CPU without VNNI (AVX2, or AVX-512 before
+Cascade Lake and Zen 4) multiplies uint8 activations by int8 weights with ``vpmaddubsw``, which
+adds two products into 16 bits and saturates past 32,767 (255 x 127 x 2 does), so such a CPU read
+bright photos differently and found fewer cards in them. :func:`load_detector` has such a CPU,
+and only such a CPU (:func:`products_saturate`), multiply as onnxruntime's
+``session.x64quantprecision`` does (:data:`EXACT_INT8`): the weights as unsigned 8-bit integers
+widened to 16 bits, which never saturates, so that its outputs are a VNNI CPU's to the last bit
+(emulated: model card, "Speed: the detector in 8-bit integers"). A VNNI CPU keeps its kernels:
+the setting would make it as slow as the float model. ARM's kernels never saturate.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import platform
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +38,11 @@ DET_ONNX = "index_detector.onnx"
 INT8_ONNX = "index_detector.int8.onnx"
 SOURCE_KEY = "quantized_from_sha256"
 """Metadata key of the int8 copy: the SHA-256 of the float model it was made from."""
+EXACT_INT8 = ("session.x64quantprecision", "1")
+"""onnxruntime's session setting (key, value) for 8-bit products that never saturate on an x86
+CPU (u8 x u8 widened to 16 bits, not u8 x s8 summed in pairs into 16 bits; the module's
+docstring). It costs the int8 copy its speed: on this CPU (AVX-512 VNNI) a pass at 640 then took
+1.07 times the float model's time, 0.63 without it."""
 
 Outline = tuple[tuple[float, float], tuple[float, float], float]
 """A turned rectangle as OpenCV gives it: centre (x, y), size (width, height), angle (degrees)."""
@@ -82,12 +100,48 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def products_saturate(features: Mapping[str, bool] | None = None, machine: str = "") -> bool:
+    """Whether this CPU's 8-bit kernels sum u8 x s8 products in pairs into 16 bits, saturating.
+
+    An x86-64 CPU does unless it has AVX-512 VNNI, as the CPUID instruction tells it to NumPy and
+    to onnxruntime (a CPU with only AVX-VNNI, which NumPy does not name, is taken to: computing
+    exactly costs it speed, not readings). Another machine (ARM) does not.
+
+    Args:
+        features (Mapping[str, bool] | None): The CPU's features by NumPy's names; None: this
+            CPU's (:func:`cpu_features`).
+        machine (str): :func:`platform.machine`; empty: this machine's.
+
+    Examples:
+        >>> products_saturate({"AVX2": True, "AVX512VNNI": True}, "x86_64")
+        False
+        >>> products_saturate({"AVX2": True, "AVX512VNNI": False}, "x86_64")
+        True
+        >>> products_saturate({}, "aarch64")
+        False
+    """
+    if (machine or platform.machine()).lower() not in ("x86_64", "amd64", "x86", "i686"):
+        return False
+    return not (cpu_features() if features is None else features).get("AVX512VNNI", False)
+
+
+def cpu_features() -> dict[str, bool]:
+    """This CPU's features by NumPy's names, read by NumPy with CPUID (empty if it cannot)."""
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):  # NumPy 2, 1
+        try:
+            return dict(getattr(importlib.import_module(name), "__cpu_features__", {}))
+        except ImportError:
+            continue
+    return {}
+
+
 def load_detector(models_dir: Path, session_options: Any, int8: bool = True) -> tuple[Any, Path]:
     """The onnxruntime session of a folder's detector: its int8 copy when current, else float.
 
     Args:
         models_dir (Path): Folder with :data:`DET_ONNX` (and maybe :data:`INT8_ONNX`).
-        session_options: onnxruntime session options (threads) shared with the reader.
+        session_options: onnxruntime session options (threads) shared with the reader; given
+            :data:`EXACT_INT8` where :func:`products_saturate` (nothing to float models).
         int8 (bool): Serve the int8 copy when the folder holds one made from its float model.
 
     Returns:
@@ -96,6 +150,8 @@ def load_detector(models_dir: Path, session_options: Any, int8: bool = True) -> 
     import onnxruntime as ort
 
     providers = ["CPUExecutionProvider"]
+    if int8 and products_saturate():
+        session_options.add_session_config_entry(*EXACT_INT8)
     source, copy = models_dir / DET_ONNX, models_dir / INT8_ONNX
     if int8 and copy.exists():
         session = ort.InferenceSession(str(copy), session_options, providers=providers)

@@ -11,8 +11,15 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from vision import MODELS_DIR
-from vision.detection import DET_ONNX, INT8_ONNX, SOURCE_KEY, file_sha256, load_detector
+from vision import MODELS_DIR, detection
+from vision.detection import (
+    DET_ONNX,
+    EXACT_INT8,
+    INT8_ONNX,
+    SOURCE_KEY,
+    file_sha256,
+    load_detector,
+)
 from vision.reader import CardReader
 from vision.training.quantize import quantize_detector
 from vision.training.synth.generate import box_iou, generate
@@ -37,6 +44,26 @@ def test_the_shipped_int8_copy_was_made_from_the_shipped_detector() -> None:
     # a new index_detector.onnx needs `python -m vision.training.quantize models` (model card,
     # "Speed")
     assert made_from(MODELS_DIR / INT8_ONNX) == file_sha256(MODELS_DIR / DET_ONNX)
+
+
+@pytest.mark.parametrize("saturate", [True, False])
+def test_a_cpu_whose_products_saturate_computes_the_int8_copy_exactly(
+    saturate: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An x86 CPU without VNNI sums the copy's products in pairs into 16 bits, which saturated:
+    it multiplies them widened to 16 bits instead (vision.detection.EXACT_INT8) and reads as a
+    CPU with VNNI does, to the last bit; a CPU with VNNI keeps its faster kernels (model card,
+    "Speed: the detector in 8-bit integers")."""
+    monkeypatch.setattr(detection, "products_saturate", lambda: saturate)
+    options = ort.SessionOptions()
+    _session, file = load_detector(MODELS_DIR, options)
+    assert file == MODELS_DIR / INT8_ONNX
+    key, value = EXACT_INT8
+    try:
+        setting = options.get_session_config_entry(key)
+    except RuntimeError:  # not set
+        setting = None
+    assert (setting == value) is saturate
 
 
 def test_the_reader_detects_with_the_int8_copy_unless_told_not_to() -> None:

@@ -15,6 +15,7 @@ import pytest
 from vision import CARDS
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.reader import (
+    FEW_BUT_LARGE,
     LOOK_AROUND_FROM,
     SMALL_INDEX,
     CardReader,
@@ -129,10 +130,14 @@ def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> 
 
 
 def detector_calls(
-    index_side: float, photo: tuple[int, int] = (2048, 1536), indices: int = 5
+    index_side: float,
+    photo: tuple[int, int] = (2048, 1536),
+    indices: int = 5,
+    cards: bool | None = None,
 ) -> int:
     """How many detector passes :meth:`CardReader.detect` makes on a photo of ``photo`` pixels
-    whose first pass finds ``indices`` indices ``index_side`` pixels high (at the photo's size)."""
+    whose first pass finds ``indices`` indices ``index_side`` pixels high (at the photo's size),
+    the classifier reading them all as cards or none (``cards``; None: not asked)."""
     reader = CardReader()
     calls = []
 
@@ -145,7 +150,8 @@ def detector_calls(
         return np.array(boxes, np.float32).reshape(-1, 4), np.full(indices, 0.9, np.float32)
 
     reader._detect = found  # type: ignore[method-assign]
-    reader.detect(np.zeros((photo[1], photo[0], 3), np.uint8))
+    read = None if cards is None else (lambda boxes: np.full(len(boxes), cards))
+    reader.detect(np.zeros((photo[1], photo[0], 3), np.uint8), read)
     return len(calls)
 
 
@@ -169,6 +175,40 @@ def test_a_few_first_detections_are_no_region_to_look_around() -> None:
     assert detector_calls(40 * scale, indices=LOOK_AROUND_FROM) == 1
     assert detector_calls(12 * scale, indices=0) == 1 + 4
     assert detector_calls(12, photo=(960, 720), indices=2) == 1
+
+
+def test_a_few_first_detections_read_as_large_cards_need_no_second_look() -> None:
+    """A photo of one or two cards held close: under :data:`LOOK_AROUND_FROM` first detections
+    that the classifier reads as cards of :data:`FEW_BUT_LARGE` px or more at the model's 640 px
+    get no second look; read as something else (print), or smaller, they get the tiles."""
+    scale = 2048 / 640
+    large, smaller = (FEW_BUT_LARGE + 2) * scale, (FEW_BUT_LARGE - 2) * scale
+    assert detector_calls(large, indices=2, cards=True) == 1
+    assert detector_calls(large, indices=LOOK_AROUND_FROM - 1, cards=True) == 1
+    assert detector_calls(large, indices=2, cards=False) == 1 + 4
+    assert detector_calls(smaller, indices=2, cards=True) == 1 + 4
+    assert detector_calls(12 * scale, indices=0, cards=True) == 1 + 4
+
+
+def test_the_first_detections_read_for_the_second_look_are_not_read_again() -> None:
+    """The crops the classifier read to decide on the second look keep their readings; only the
+    others are read."""
+    reader = CardReader(threads=1)
+    crops = np.random.default_rng(0).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
+    boxes = np.array([[0, 0, 10, 10], [20, 20, 30, 30], [40, 40, 50, 50]], np.float32)
+    read = np.full(len(reader.classes), 1 / len(reader.classes), np.float32)
+    batches: list[int] = []
+    probabilities = reader._probabilities
+
+    def counted(batch: np.ndarray) -> np.ndarray:
+        batches.append(len(batch))
+        return probabilities(batch)
+
+    reader._probabilities = counted  # type: ignore[method-assign]
+    probs = reader._classify_anew(crops, boxes, {boxes[1].tobytes(): read})
+    assert np.array_equal(probs[1], read)
+    assert np.allclose(probs[[0, 2]], reader._classify(crops[[0, 2]]), atol=1e-5)
+    assert batches[0] == 2
 
 
 def test_onnx_threads_wait_without_spinning() -> None:

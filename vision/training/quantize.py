@@ -8,6 +8,9 @@ decoding and the convolutions that write its box distances and scores stay in fl
 (:func:`kept_in_float`): on held-out show-mode tables that kept every table the float detector
 grouped without a question right, where quantizing those convolutions too let two more through
 (model card, "Speed"). On this CPU (AVX-512 VNNI) a pass costs 43 ms against 88 to 94 ms.
+The weights stay 8-bit: an x86 CPU without VNNI would saturate multiplying them
+(:func:`vision.detection.load_detector` has it compute exactly instead), and 7-bit weights
+(``reduce_range``) cost show-mode tables (model card, "Speed: the detector in 8-bit integers").
 
 The copy records the SHA-256 of the float model it was made from
 (:data:`vision.detection.SOURCE_KEY` in its metadata); :func:`vision.detection.load_detector`
