@@ -61,7 +61,7 @@ def sweep(
         img = scene_image(data_dir, row)
         boxes, scores = detect(img)
         probs = classify(img, boxes)
-        reader.detect = lambda _img, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
+        reader.detect = lambda _img, _cards=None, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
         reader.classify = lambda _img, _boxes, p=probs: p  # type: ignore[method-assign]
         placed = set(row["placed"])
         for (n, p), (score, strays) in list(out.items()):
@@ -121,7 +121,7 @@ def per_condition(
             ev = evidence(img, boxes, probs)
             read_s.append(t1 - t0)
             weigh_s.append(time.perf_counter() - t1)
-            reader.detect = lambda _img, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
+            reader.detect = lambda _img, _cards=None, b=boxes, s=scores: (b, s)  # type: ignore[method-assign]
             reader.classify = lambda _img, _boxes, p=probs: p  # type: ignore[method-assign]
             reader.evidence = lambda _img, _boxes, _probs, e=ev: e  # type: ignore[method-assign]
             placed = set(row["placed"])

@@ -51,6 +51,7 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become crib
             os.chdir(ROOT)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # heard even from a background job
             os.execve(sys.executable, [sys.executable, "-c", BOOT, *args], env)
         self.seen = ""
         self.status: int | None = None

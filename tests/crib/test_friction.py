@@ -35,6 +35,12 @@ def _env(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def _ctrl_c_heard() -> None:
+    """In a child before it starts: SIGINT as a terminal's Ctrl-C, even where this test runs as a
+    shell's background job (which ignores SIGINT, and its children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(process: subprocess.Popen[str]) -> tuple[int, str]:
     """Ctrl-C (SIGINT) to ``process``: its exit status and what it said on standard error."""
     process.send_signal(signal.SIGINT)
@@ -51,6 +57,7 @@ def test_ctrl_c_while_crib_score_reads_its_input(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=_env(tmp_path),
+        preexec_fn=_ctrl_c_heard,
     )
     assert process.stdin and process.stdout
     process.stdin.write("5H 5D 5C JS 5S\n")
@@ -71,6 +78,7 @@ def test_ctrl_c_while_crib_read_reads_a_photo(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=_env(tmp_path),
+        preexec_fn=_ctrl_c_heard,
     )
     deadline = time.monotonic() + 60
     while True:  # opening the pipe's other end succeeds once crib reads it
@@ -116,6 +124,7 @@ def test_ctrl_c_while_crib_serve_starts(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=_env(tmp_path),
+        preexec_fn=_ctrl_c_heard,
     )
     assert process.stdout
     assert process.stdout.readline() == "warming up\n"

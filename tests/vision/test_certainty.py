@@ -89,7 +89,8 @@ def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.Monkey
     boxes = np.array([[40.0, 40.0, 60.0, 70.0], [200.0, 200.0, 220.0, 230.0]], np.float32)
     probs = np.zeros((2, len(reader.classes)), np.float32)
     probs[:, reader.classes.index("5H")] = (0.6, 0.75)
-    monkeypatch.setattr(reader, "detect", lambda _img: (boxes, np.array([0.9, 0.5], np.float32)))
+    scores = np.array([0.9, 0.5], np.float32)
+    monkeypatch.setattr(reader, "detect", lambda _img, _cards: (boxes, scores))
     monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
     monkeypatch.setattr(reader, "_evidence", lambda _c, _p: _evidence(2))
     monkeypatch.setattr(reader, "certainty", Certainty(0.7))
@@ -111,7 +112,7 @@ def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
     probs = np.zeros((1, len(reader.classes)), np.float32)
     five = reader.classes.index("5S")
     probs[0, five] = 0.8
-    monkeypatch.setattr(reader, "detect", lambda _img: (box, np.array([0.9], np.float32)))
+    monkeypatch.setattr(reader, "detect", lambda _img, _cards: (box, np.array([0.9], np.float32)))
     monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
     monkeypatch.setattr(reader, "certainty", Certainty(reread_below=0.9))
     first = reader.evidence(image, box, probs)
