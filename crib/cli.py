@@ -15,11 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-import trainer.cli
-from trainer.cli import os_error_words
-from trainer.errors import CribbageError
-
 from . import settings
+from .interrupt import held
 
 EXIT_USAGE = 2
 """Exit status for bad input, as argparse uses for a bad command line."""
@@ -36,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     Raises:
         crib.settings.SettingError: a setting the reader reads as it loads is bad.
     """
+    import trainer.cli
     import vision.cli  # reads its settings as it loads
     import web.cli
 
@@ -85,10 +83,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 def _main(argv: Sequence[str] | None, out: TextIO | None) -> int:
     try:
-        parser = build_parser()
+        with held():  # the libraries' threads start as the commands load (crib.interrupt)
+            parser = build_parser()
     except settings.SettingError as error:
         print(f"crib: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    from trainer.cli import os_error_words
+    from trainer.errors import CribbageError
+
     args = parser.parse_args(argv)
     out = out or sys.stdout
     try:

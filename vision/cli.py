@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from crib.interrupt import held
 from trainer.cards import as_card, split_tokens
 from trainer.cli import add_json_option, add_rules_option, os_error_words
 from trainer.errors import CribbageError
@@ -61,9 +62,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def read_photos(args: argparse.Namespace, out: TextIO) -> int:
-    """Read each photo, print its cards and score; 2 if any photo could not be read."""
-    from .reader import read_image_bytes
-    from .report import read_table, summarize
+    """Read each photo, print its cards and score; 2 if any photo could not be read.
+
+    The reader is loaded, and each photo read, with Ctrl-C held (:func:`crib.interrupt.held`):
+    OpenCV's and onnxruntime's threads start then, and a Ctrl-C is heard as a read ends.
+    """
+    with held():
+        from .reader import read_image_bytes
+        from .report import read_table, summarize
 
     if args.players is not None:
         from .grouping import table_rules
@@ -90,8 +96,9 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     status = 0
     for photo in args.photos:
         try:
-            data = Path(photo).read_bytes()
-            reading = read_image_bytes(data)
+            data = Path(photo).read_bytes()  # a photo still arriving: Ctrl-C heard
+            with held():
+                reading = read_image_bytes(data)
             rules = args.rules or SIX_CARD
             summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
             if named is not None:

@@ -44,7 +44,12 @@ def _ctrl_c_heard() -> None:
 def _interrupted(process: subprocess.Popen[str]) -> tuple[int, str]:
     """Ctrl-C (SIGINT) to ``process``: its exit status and what it said on standard error."""
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # not heard: the process must not outlive the test
+        process.kill()
+        process.communicate()
+        raise
     return process.returncode, err
 
 
