@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -27,6 +28,16 @@ def test_a_thread_started_while_ctrl_c_is_held_never_takes_it() -> None:
     assert signal.SIGINT not in blocked()
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Python's own SIGINT handler during the test, even where the suite runs as a shell's
+    background job (which ignores SIGINT)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_a_ctrl_c_while_held_is_heard_as_the_block_ends() -> None:
     """SIGINT sent to this thread inside the block waits, then raises KeyboardInterrupt as it
     ends."""
