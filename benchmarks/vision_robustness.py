@@ -9,13 +9,18 @@ time per photo (decode + read; the perturbation itself is not timed) in wall-clo
 milliseconds (all threads of the process; a busy machine inflates the first, not the second).
 
 Conditions: ``clean``; ``overexposed`` (x1.6 + 40, clipped); ``blur`` (Gaussian sigma 2);
-``dark`` (x0.35); ``tilted`` (perspective: the top edge shrunk to 70% of the width).
+``dark`` (x0.35); ``tilted`` (perspective: the top edge shrunk to 70% of the width); ``webcam``
+(degraded like a webcam frame, :func:`vision.training.synth.webcam.webcam_frame`: the photo
+shrunk so that its corner indices are 12-20 px high, as its labels tell their size, laid on a
+1280x720 grey desk or blanket, and seen in dim grey or blue light by the generator's webcam:
+low effective resolution, noise, washed-out colour, JPEG q20-60; each photo's degradation is
+drawn from its name, the same on every run). ``webcam`` is not among the default conditions.
 
 Subsets: ``all``; ``1-5 cards`` (photos with 1 to 5 labelled cards); ``bridge fans`` (13 or more).
 
 Usage:
     python benchmarks/vision_robustness.py [--real ../shared/data/real-cards]
-        [--conditions clean,dark] [--json out.json]
+        [--conditions clean,dark,webcam] [--json out.json] [--index-alone]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import json
 import statistics
 import sys
 import time
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,8 +42,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.certainty import NO_CORROBORATION  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
+from vision.training.synth.webcam import webcam_frame  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
 
 
@@ -73,8 +81,44 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "blur": lambda img: cv2.GaussianBlur(img, (0, 0), 2.0),
     "dark": _affine(0.35, 0),
     "tilted": _tilt,
+    "webcam": lambda img: webcam_frame(img, np.random.default_rng(0))[0],
 }
-"""Condition name -> perturbation of a decoded BGR photo."""
+"""Condition name -> perturbation of a decoded BGR photo (``webcam`` here keeps the photo's size:
+without labels it cannot tell its indices' size; :func:`run` shrinks each real photo too)."""
+DEFAULT_CONDITIONS = ("clean", "overexposed", "blur", "dark", "tilted")
+INDEX_OF_CARD = 0.2
+"""A corner index's height as a share of its card's (0.17-0.27 over the rendered decks)."""
+
+
+def index_height(label: dict, scale: float) -> float:
+    """The median height of a labelled photo's corner indices, pixels of the decoded photo.
+
+    Corner-index boxes give it (their longer side); whole-card boxes give the card's (the
+    longer side of the box, a little more for a card lying aslant) times
+    :data:`INDEX_OF_CARD`.
+    """
+    sides = [max(b["bbox"][2] - b["bbox"][0], b["bbox"][3] - b["bbox"][1]) for b in label["boxes"]]
+    share = 1.0 if label["box_type"] == "corner_index" else INDEX_OF_CARD
+    return float(np.median(sides)) * share / scale
+
+
+def _moved(label: dict, scale: float, f: float, offset: tuple[int, int]) -> dict:
+    """``label`` with its boxes where :func:`webcam_frame` put them (frame pixels)."""
+    x, y = offset
+    k = f / scale
+    boxes = [
+        b
+        | {
+            "bbox": [
+                b["bbox"][0] * k + x,
+                b["bbox"][1] * k + y,
+                b["bbox"][2] * k + x,
+                b["bbox"][3] * k + y,
+            ]
+        }
+        for b in label.get("boxes") or []
+    ]
+    return label | {"boxes": boxes}
 
 
 def subset_of(n_cards: int) -> str | None:
@@ -153,7 +197,12 @@ def run(data_dir: Path, conditions: list[str], reader: CardReader) -> dict[str, 
             t0, c0 = time.perf_counter(), time.process_time()
             img, scale = decode_upload(data, reduce=True)
             decode, decode_cpu = time.perf_counter() - t0, time.process_time() - c0
-            img = perturb(img)
+            if cond == "webcam" and lab.get("boxes"):
+                rng = np.random.default_rng(zlib.crc32(name.encode()))
+                img, f, offset = webcam_frame(img, rng, index_height(lab, scale))
+                lab, scale = _moved(lab, scale, f, offset), 1.0
+            else:
+                img = perturb(img)
             t0, c0 = time.perf_counter(), time.process_time()
             reading = reader.read(img, scale=scale)
             dt = decode + time.perf_counter() - t0
@@ -198,8 +247,12 @@ def main() -> None:
     """Run the benchmark and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared/data/real-cards")
-    ap.add_argument("--conditions", default=",".join(CONDITIONS))
+    ap.add_argument("--conditions", default=",".join(DEFAULT_CONDITIONS))
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument(
+        "--index-alone", action="store_true",
+        help="certain cards are not corroborated by their bodies or corners (the reader before)",
+    )  # fmt: skip
     a = ap.parse_args()
     if not (a.real / "labels.json").exists():
         sys.exit(f"real photo set not found at {a.real}")
@@ -208,7 +261,8 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown condition {unknown[0]!r}; choose from {', '.join(CONDITIONS)}")
     cv2.setNumThreads(2)
-    results = run(a.real, conditions, load_reader())
+    reader = CardReader(corroboration=NO_CORROBORATION) if a.index_alone else load_reader()
+    results = run(a.real, conditions, reader)
     print(format_table(results))
     if a.json:
         doc = {

@@ -14,6 +14,14 @@ and blurred photos it names wrong cards at 0.5-0.7. A read is stated as certain 
 Everything else is reported uncertain (asked about), with the identities the classifier found
 likely. The operating point is chosen per perturbation on held-out synthetic scenes by
 ``benchmarks/vision_thresholds.py --conditions``.
+
+A card read with certainty from its index is then **corroborated** (:class:`Corroboration`,
+:func:`corroborate`): at a webcam's resolution an index of 15 px is read as the wrong suit with
+confidence (a club as a spade, a grey-lit diamond as a spade), and its two corners err alike.
+Where the card's body is found (:mod:`vision.evidence`: its large pips' shape and colour, their
+count, a court's figure), the card stays certain only when the body agrees with the index; a body
+that says another suit or rank, or says nothing clearly, makes it a question. Where no body is
+found, a card read on small indices stays certain only when two of its corners agree.
 """
 
 from __future__ import annotations
@@ -23,7 +31,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import RANKS, SUITS
 from vision.crops import normalize_crops
+from vision.evidence import BodyReading
 
 CLIPPED_LEVEL = 250
 """A pixel is clipped when any of its channels is at least this."""
@@ -185,3 +195,182 @@ CERTAINTY_LADDER: tuple[Certainty, ...] = (
 takes the loosest whose precision on held-out synthetic scenes is at least the shipped reader's
 under every condition (:func:`vision.training.chunks.calibrate`), and states it in its
 ``card_classifier.json``: a classifier that reads more cards may also be surer of wrong ones."""
+
+
+COURTS = ("J", "Q", "K")
+
+
+@dataclass(frozen=True)
+class Corroboration:
+    """When a card read with certainty from its index stays certain (:func:`corroborate`).
+
+    A card's body (:mod:`vision.evidence`) **agrees** with its index when it gives the index's
+    suit at least :attr:`body_suit` and its rank at least :attr:`body_rank`; it **refutes** it
+    when it gives another suit, or another rank (for a court, a number card's rank: one court's
+    figure is not told from another's as surely), at least :attr:`refute`, or when a number
+    card's ink is of the other colour (:attr:`red_above`, :attr:`black_below`). Otherwise it is
+    unsure, and counts as no body.
+
+    Attributes:
+        body_suit (float): Least body probability of the index's suit that agrees.
+        body_rank (float): Least body probability of the index's rank that agrees.
+        refute (float): Least body probability of another suit or rank that refutes.
+        red_above (float): Ink redder than this (:func:`vision.evidence.ink_redness`) on a
+            number card's face is red: it refutes a black index (inf: never).
+        black_below (float): Ink less red than this is black: it refutes a red index (-inf:
+            never).
+        small_index (float): A card whose indices are smaller than this (pixels of the photo as
+            read, their longer side) ...
+        soft_below (float): ... and soft (the sharpness of its sharpest corner crop,
+            :func:`crop_quality`, under this: a webcam's or a small photo's, not a sharp
+            photo's) is read at low resolution: unless its body agrees, it stays certain only
+            when two of its corners agree (``small_index`` 0: every card is trusted on its
+            index alone) ...
+        context_above (float): ... and the context model (:mod:`vision.context`: the card face
+            around an index) gives the card at least this at one of them (0: not asked for).
+    """
+
+    body_suit: float = 0.5
+    body_rank: float = 0.3
+    refute: float = 1.1
+    red_above: float = float("inf")
+    black_below: float = float("-inf")
+    small_index: float = 0.0
+    soft_below: float = float("inf")
+    context_above: float = 0.0
+
+    def low_resolution(self, index_px: float, sharpness: float) -> bool:
+        """Whether indices ``index_px`` high, ``sharpness`` sharp at best, are read poorly.
+
+        A card read on them needs agreement (its body's, or both corners').
+        """
+        return index_px < self.small_index and sharpness < self.soft_below
+
+    def body_agrees(self, card: str, body: BodyReading) -> bool:
+        """Whether the body ``body`` confirms the card ``card`` read at its index.
+
+        Examples:
+            >>> reading = BodyReading(np.array([0.9, 0.0, 0.0, 0.1]), np.eye(13)[6], 0.0)
+            >>> rule = Corroboration()
+            >>> rule.body_agrees("7C", reading), rule.body_agrees("7S", reading)
+            (True, False)
+            >>> rule.body_agrees("8C", reading)
+            False
+        """
+        rank, suit = card[:-1], card[-1]
+        if body.suits[SUITS.index(suit)] < self.body_suit or self._other_colour(card, body):
+            return False
+        return float(body.ranks[RANKS.index(rank)]) >= self.body_rank
+
+    def body_refutes(self, card: str, body: BodyReading) -> tuple[str, ...] | None:
+        """The cards the body ``body`` names instead of ``card``, or None if it does not refute.
+
+        Examples:
+            >>> clubs = BodyReading(np.array([0.9, 0.0, 0.0, 0.1]), np.eye(13)[6], 0.0)
+            >>> rule = Corroboration(refute=0.8)
+            >>> rule.body_refutes("7S", clubs), rule.body_refutes("7C", clubs)
+            (('7C',), None)
+            >>> rule.body_refutes("QC", clubs), rule.body_refutes("8S", clubs)
+            (('7C',), ('8C', '7S'))
+        """
+        rank, suit = card[:-1], card[-1]
+        top_suit, top_rank = int(np.argmax(body.suits)), int(np.argmax(body.ranks))
+        instead = []
+        if SUITS[top_suit] != suit and body.suits[top_suit] >= self.refute:
+            instead.append(rank + SUITS[top_suit])
+        elif self._other_colour(card, body):  # the likelier suit of the ink's colour
+            other = "CS" if suit in "HD" else "DH"
+            instead.append(rank + max(other, key=lambda s: body.suits[SUITS.index(s)]))
+        if rank in COURTS:
+            other_rank = 1 - _rank_probability(body, rank) >= self.refute
+        else:
+            other_rank = RANKS[top_rank] != rank and body.ranks[top_rank] >= self.refute
+        if other_rank:
+            instead.append(RANKS[top_rank] + suit)
+        return tuple(instead) if instead else None
+
+    def needs_context(self, corners_agreeing: int, low_resolution: bool) -> bool:
+        """Whether a card its body does not confirm needs its context model's agreement too."""
+        return self.context_above > 0 and corners_agreeing >= 2 and low_resolution
+
+    def _other_colour(self, card: str, body: BodyReading) -> bool:
+        """Whether a number card's ink is of the other colour than its index's suit."""
+        if card[:-1] in COURTS:
+            return False
+        if card[-1] in "HD":
+            return body.redness < self.black_below
+        return body.redness > self.red_above
+
+
+def _rank_probability(body: BodyReading, rank: str) -> float:
+    """The body's probability of ``rank``; of any court for a court."""
+    if rank in COURTS:
+        return float(sum(body.ranks[RANKS.index(r)] for r in COURTS))
+    return float(body.ranks[RANKS.index(rank)])
+
+
+NO_CORROBORATION = Corroboration(body_suit=0.0, body_rank=0.0)
+"""Every card certain from its index stays certain (the reader before corroboration)."""
+
+
+def corroborate(
+    card: str,
+    sure: bool,
+    corners_agreeing: int,
+    low_resolution: bool,
+    body: BodyReading | None,
+    rule: Corroboration,
+    context: float = 1.0,
+) -> tuple[bool, tuple[str, ...]]:
+    """Whether a card read at its index stays certain, and what else it may be.
+
+    A body that agrees keeps the card certain; one that refutes it makes it a question, offering
+    the cards it names. Without a body, or with an unsure one, a card read on sharp or large
+    indices stays certain, and one read at low resolution
+    (:meth:`Corroboration.low_resolution`) only when two of its corners agree (and its context
+    model, :attr:`Corroboration.context_above`).
+
+    Args:
+        card (str): The card the index reads (e.g. ``"7S"``).
+        sure (bool): Whether that reading is certain (:meth:`Certainty.sure`, the context).
+        corners_agreeing (int): How many of the card's corner indices each read it so.
+        low_resolution (bool): Whether its indices are read at low resolution
+            (:meth:`Corroboration.low_resolution`).
+        body (BodyReading | None): What its body says, where its face was found.
+        rule (Corroboration): The thresholds.
+        context (float): The context model's probability of the card at its likeliest corner,
+            where :meth:`Corroboration.needs_context` (1: not needed, or not read).
+
+    Returns:
+        (tuple[bool, tuple[str, ...]]): Certain or not, and the cards the body names instead.
+
+    Examples:
+        >>> says_clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
+        >>> rule = Corroboration(refute=0.8, small_index=22)
+        >>> corroborate("7S", True, 2, False, says_clubs, rule)
+        (False, ('7C',))
+        >>> corroborate("7C", True, 1, True, says_clubs, rule)
+        (True, ())
+        >>> lone, both = (corroborate("7S", True, n, True, None, rule) for n in (1, 2))
+        >>> lone, both
+        ((False, ()), (True, ()))
+        >>> corroborate("7S", True, 1, False, None, rule)
+        (True, ())
+    """
+    if not sure:
+        return False, ()
+    if body is not None:
+        if rule.body_agrees(card, body):
+            return True, ()
+        instead = rule.body_refutes(card, body)
+        if instead is not None:
+            return False, instead
+    if not low_resolution:
+        return True, ()
+    return corners_agreeing >= 2 and context >= rule.context_above, ()
+
+
+SERVING_CORROBORATION = Corroboration(
+    body_suit=0.5, body_rank=0.3, refute=0.6, small_index=22.0, soft_below=0.07, context_above=0.9
+)
+"""The reader's corroboration, where its models folder holds a body model (placeholder)."""

@@ -39,6 +39,7 @@ its corners read, :attr:`DetectedCard.position`); callers may override it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -53,10 +54,14 @@ import numpy as np
 from vision import CARDS, MODELS_DIR
 from vision.bodies import with_bodies
 from vision.certainty import (
+    NO_CORROBORATION,
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
+    SERVING_CORROBORATION,
     Certainty,
+    Corroboration,
     CropEvidence,
+    corroborate,
     crop_quality,
     second_view,
 )
@@ -64,6 +69,7 @@ from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
+from vision.evidence import face_crop, load_body
 from vision.upload import decode_upload
 
 
@@ -245,6 +251,10 @@ class CardReader:
             holds a context model (``card_context.onnx``, :mod:`vision.context`).
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
             :mod:`vision.detection`) when the folder holds one made from its float model.
+        corroboration (Corroboration | None): When a card read with certainty at its index
+            stays certain (:func:`vision.certainty.corroborate`: its body agrees, or two corners
+            do); by default :data:`vision.certainty.SERVING_CORROBORATION` when the folder
+            holds a body model (``card_body.onnx``, :mod:`vision.evidence`), else none.
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
@@ -265,6 +275,7 @@ class CardReader:
         paper_below: float = 0.0,
         context: bool = True,
         int8: bool = True,
+        corroboration: Corroboration | None = None,
     ) -> None:
         import onnxruntime as ort
 
@@ -298,6 +309,10 @@ class CardReader:
         self.none_above = none_above
         self.paper_below = paper_below
         self.context = load_context(models_dir, so) if context else None
+        self.body = load_body(models_dir, so)
+        if corroboration is None:
+            corroboration = NO_CORROBORATION if self.body is None else SERVING_CORROBORATION
+        self.corroboration = corroboration
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ detector
@@ -522,10 +537,81 @@ class CardReader:
         rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
         out = with_bodies(image, out, scale, one_card=read_as_one)
+        if self.corroboration != NO_CORROBORATION:
+            out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
         return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
+
+    def corroborated(
+        self,
+        image: np.ndarray,
+        cards: list[DetectedCard],
+        scale: float,
+        rows: dict[Box, int],
+        probs: np.ndarray,
+        sharpness: np.ndarray,
+    ) -> list[DetectedCard]:
+        """``cards`` with those certain at their index kept certain only when corroborated.
+
+        Each card's body (where :mod:`vision.bodies` found its face) is read by the body model
+        (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
+        number of corners that read the card so, and whether its indices are read at low
+        resolution (their size and sharpness). A card made uncertain gets the cards its body
+        names instead among its choices.
+
+        Args:
+            image (np.ndarray): The photo as read.
+            cards (list[DetectedCard]): The cards read, their boxes in photo pixels.
+            scale (float): Photo pixels per ``image`` pixel.
+            rows (dict[Box, int]): Each corner box's row in ``probs``.
+            probs (np.ndarray): The readings of every corner.
+            sharpness (np.ndarray): The sharpness of every corner's crop
+                (:func:`vision.certainty.crop_quality`), by row.
+        """
+        sure = [k for k, card in enumerate(cards) if not card.uncertain]
+        faces = [k for k in sure if cards[k].outline is not None]
+        read = []
+        if self.body is not None and faces:
+            crops = [face_crop(image, cards[k].outline, scale) for k in faces]  # type: ignore[arg-type]
+            read = self.body.read(np.stack(crops))
+        bodies = dict(zip(faces, read, strict=False))
+        out = list(cards)
+        for k in sure:
+            card = cards[k]
+            code = self.classes.index(card.card)
+            agreeing = _apart(
+                [b for b in card.corners if b in rows and probs[rows[b]].argmax() == code]
+            )
+            index_px = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in card.corners]))
+            sharpest = max(
+                (float(sharpness[rows[b]]) for b in card.corners if b in rows), default=0
+            )
+            low = self.corroboration.low_resolution(index_px / scale, sharpest)
+            body = bodies.get(k)
+            context = 1.0
+            if self.corroboration.needs_context(agreeing, low) and (
+                body is None or not self.corroboration.body_agrees(card.card, body)
+            ):
+                context = self._context_of(image, card, scale)
+            certain, instead = corroborate(
+                card.card, True, agreeing, low, body, self.corroboration, context
+            )
+            if not certain:
+                choices = (card.card, *instead, *card.choices[1:])
+                out[k] = dataclasses.replace(
+                    card, uncertain=True, choices=tuple(dict.fromkeys(choices))[:MAX_CHOICES]
+                )
+        return out
+
+    def _context_of(self, image: np.ndarray, card: DetectedCard, scale: float) -> float:
+        """The context model's probability of ``card`` at its likeliest corner (0 without one)."""
+        if self.context is None:
+            return 0.0
+        boxes = np.array([[v / scale for v in box] for box in card.corners], np.float32)
+        probs = self.context.probabilities(image, boxes)
+        return float(probs[:, self.context.classes.index(card.card)].max())
 
     def _read_as_one(
         self,
@@ -568,6 +654,31 @@ Box = tuple[float, float, float, float]
 
 def _scaled(box: Box, scale: float) -> Box:
     return (box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale)
+
+
+CORNERS_APART = 2.0
+"""Two corner boxes of a card count as two corners when their centres lie this many index sizes
+apart (a card's opposite corners lie 5 to 6 apart; the same index found twice, by the first
+pass and the second look, lies within one)."""
+
+
+def _apart(boxes: list[Box]) -> int:
+    """How many of ``boxes`` lie :data:`CORNERS_APART` index sizes from each other (greedily).
+
+    Examples:
+        >>> _apart([(0, 0, 10, 20), (2, 1, 12, 21), (80, 100, 90, 120)])
+        2
+    """
+    kept: list[Box] = []
+    for box in boxes:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        side = max(box[2] - box[0], box[3] - box[1])
+        if all(
+            np.hypot(cx - (k[0] + k[2]) / 2, cy - (k[1] + k[3]) / 2) >= CORNERS_APART * side
+            for k in kept
+        ):
+            kept.append(box)
+    return len(kept)
 
 
 def _merge_corners(

@@ -47,6 +47,7 @@ from typing import Any
 from vision import CACHE_DIR, MODELS_DIR, REPO_ROOT
 from vision.context import CONTEXT_JSON, CONTEXT_ONNX
 from vision.detection import DET_ONNX, INT8_ONNX
+from vision.evidence import BODY_JSON, BODY_ONNX
 from vision.training.quantize import CALIBRATION_SCENES, CALIBRATION_SEED, quantize_detector
 
 CHUNK_RUNS = REPO_ROOT / "runs" / "chunks"
@@ -246,10 +247,11 @@ def figures_file(models: Path, held: Path, cache: Path) -> Path:
 def reader_files(models: Path) -> list[Path]:
     """The files of ``models`` that a reader loads.
 
-    Both models, and where the folder holds them the context model and the detector's int8 copy.
+    Both models, and where the folder holds them the context model, the detector's int8 copy and
+    the body model.
     """
     files = [models / n for n in ("card_classifier.onnx", "card_classifier.json", DET_ONNX)]
-    optional = (CONTEXT_ONNX, CONTEXT_JSON, INT8_ONNX)
+    optional = (CONTEXT_ONNX, CONTEXT_JSON, INT8_ONNX, BODY_ONNX, BODY_JSON)
     return files + [models / n for n in optional if (models / n).exists()]
 
 
@@ -277,15 +279,17 @@ def quantize_like(base: Path, models: Path, faces: Path, recipe: Recipe = RECIPE
 
 
 def share_context(base: Path, models: Path, replace: bool = False) -> None:
-    """Give ``models`` the context model of ``base`` (:mod:`vision.context`).
+    """Give ``models`` the context model and the body model of ``base``.
 
-    The model judged is then the only difference between the two folders. A context model of
-    ``models``' own is kept unless ``replace``.
+    They are :mod:`vision.context`'s and :mod:`vision.evidence`'s. The model judged is then the
+    only difference between the two folders. A context or body model of ``models``' own is kept
+    unless ``replace``.
     """
-    if not (base / CONTEXT_ONNX).exists() or ((models / CONTEXT_ONNX).exists() and not replace):
-        return
-    for name in (CONTEXT_ONNX, CONTEXT_JSON):
-        shutil.copyfile(base / name, models / name)
+    for onnx, meta in ((CONTEXT_ONNX, CONTEXT_JSON), (BODY_ONNX, BODY_JSON)):
+        if not (base / onnx).exists() or ((models / onnx).exists() and not replace):
+            continue
+        for name in (onnx, meta):
+            shutil.copyfile(base / name, models / name)
 
 
 def _kept_file(cache: Path, kind: str, *inputs: Path | str) -> Path:

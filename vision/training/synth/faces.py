@@ -279,10 +279,46 @@ _FONTS = (
 )
 
 
+SUIT_STYLES = 4
+"""Shapes of the suit symbols :func:`draw_suit` draws: 0 the first procedural decks', 1 broad
+lobes and a flared stem, 2 narrow ones with a short stem and a club of three lobes set apart,
+3 round ones (a club of merged lobes, a spade with a rounded top: the pair a camera confuses)."""
+FIRST_STYLED = 12
+"""Procedural decks from this seed on draw their suits in styles 1 to 3, their pips as printed
+decks lay them, and a suit symbol beside the court's frame; the first twelve are drawn as before."""
+
+# per style: spade (lobe x, lobe y, lobe r, top y of the blade's base, half width, stem top, stem
+# half width), club (top lobe y, side lobe x, side lobe y, lobe r, centre r, stem half width),
+# heart (lobe x, lobe r), diamond half width
+_SPADES = (
+    (0.42, 0.18, 0.42, 0.05, 0.82, 0.3, 0.35),
+    (0.46, 0.2, 0.48, 0.1, 0.92, 0.35, 0.5),
+    (0.34, 0.25, 0.34, 0.15, 0.66, 0.45, 0.25),
+    (0.4, 0.15, 0.5, 0.1, 0.9, 0.3, 0.3),
+)
+_CLUBS = (
+    (-0.5, 0.48, 0.12, 0.38, 0.2, 0.35),
+    (-0.45, 0.5, 0.15, 0.42, 0.25, 0.45),
+    (-0.55, 0.52, 0.08, 0.32, 0.15, 0.22),
+    (-0.42, 0.42, 0.15, 0.44, 0.3, 0.3),
+)
+_HEARTS = ((0.42, 0.46), (0.44, 0.48), (0.38, 0.4), (0.45, 0.52))
+_DIAMONDS = (0.72, 0.62, 0.55, 0.8)
+
+
 def draw_suit(
-    img: np.ndarray, suit: str, cx: float, cy: float, size: float, color: tuple[float, ...]
+    img: np.ndarray,
+    suit: str,
+    cx: float,
+    cy: float,
+    size: float,
+    color: tuple[float, ...],
+    style: int = 0,
 ) -> None:
-    """Draw a filled suit symbol of height ``size`` centred at (cx, cy)."""
+    """Draw a filled suit symbol of height ``size`` centred at (cx, cy), shaped as ``style``.
+
+    ``style`` is one of :data:`SUIT_STYLES`.
+    """
     s = size / 2
     sh = 4  # subpixel shift bits
     f = 1 << sh
@@ -302,22 +338,85 @@ def draw_suit(
         )
 
     if suit == "D":
-        cv2.fillPoly(img, [P([(0, -1), (0.72, 0), (0, 1), (-0.72, 0)])], color, cv2.LINE_AA, sh)
+        d = _DIAMONDS[style]
+        cv2.fillPoly(img, [P([(0, -1), (d, 0), (0, 1), (-d, 0)])], color, cv2.LINE_AA, sh)
     elif suit == "H":
-        circ(-0.42, -0.38, 0.46)
-        circ(0.42, -0.38, 0.46)
+        hx, hr = _HEARTS[style]
+        circ(-hx, -0.38, hr)
+        circ(hx, -0.38, hr)
         cv2.fillPoly(img, [P([(-0.86, -0.22), (0.86, -0.22), (0, 0.95)])], color, cv2.LINE_AA, sh)
     elif suit == "S":
-        circ(-0.42, 0.18, 0.42)
-        circ(0.42, 0.18, 0.42)
-        cv2.fillPoly(img, [P([(-0.82, 0.05), (0.82, 0.05), (0, -1.0)])], color, cv2.LINE_AA, sh)
-        cv2.fillPoly(img, [P([(0, 0.3), (0.35, 1.0), (-0.35, 1.0)])], color, cv2.LINE_AA, sh)
+        lx, ly, lr, base, half, stem, stem_w = _SPADES[style]
+        circ(-lx, ly, lr)
+        circ(lx, ly, lr)
+        blade = [(-half, base), (half, base), (0, -1.0)]
+        if style == 3:  # a rounded top
+            blade = [(-half, base), (half, base), (0.55, -0.55), (0, -1.0), (-0.55, -0.55)]
+        cv2.fillPoly(img, [P(blade)], color, cv2.LINE_AA, sh)
+        cv2.fillPoly(img, [P([(0, stem), (stem_w, 1.0), (-stem_w, 1.0)])], color, cv2.LINE_AA, sh)
     else:  # clubs
-        circ(0, -0.5, 0.38)
-        circ(-0.48, 0.12, 0.38)
-        circ(0.48, 0.12, 0.38)
-        circ(0, 0.05, 0.2)
-        cv2.fillPoly(img, [P([(0, 0.0), (0.35, 1.0), (-0.35, 1.0)])], color, cv2.LINE_AA, sh)
+        top, sx, sy, lr, centre, stem_w = _CLUBS[style]
+        circ(0, top, lr)
+        circ(-sx, sy, lr)
+        circ(sx, sy, lr)
+        circ(0, 0.05, centre)
+        cv2.fillPoly(img, [P([(0, 0.0), (stem_w, 1.0), (-stem_w, 1.0)])], color, cv2.LINE_AA, sh)
+
+
+_COLUMNS, _MIDDLE = (0.3, 0.7), 0.5
+STANDARD_PIPS: dict[str, tuple[tuple[float, float], ...]] = {
+    "A": ((0.5, 0.5),),
+    "2": ((0.5, 0.2), (0.5, 0.8)),
+    "3": ((0.5, 0.2), (0.5, 0.5), (0.5, 0.8)),
+    "4": tuple((x, y) for y in (0.2, 0.8) for x in _COLUMNS),
+    "5": (*((x, y) for y in (0.2, 0.8) for x in _COLUMNS), (0.5, 0.5)),
+    "6": tuple((x, y) for y in (0.2, 0.5, 0.8) for x in _COLUMNS),
+    "7": (*((x, y) for y in (0.2, 0.5, 0.8) for x in _COLUMNS), (0.5, 0.35)),
+    "8": (*((x, y) for y in (0.2, 0.5, 0.8) for x in _COLUMNS), (0.5, 0.35), (0.5, 0.65)),
+    "9": (*((x, y) for y in (0.2, 0.4, 0.6, 0.8) for x in _COLUMNS), (0.5, 0.5)),
+    "10": (*((x, y) for y in (0.2, 0.4, 0.6, 0.8) for x in _COLUMNS), (0.5, 0.3), (0.5, 0.7)),
+}
+"""Where a printed deck lays the pips of each number card (fractions of the face's width and
+height); those in the lower half are printed upside down."""
+
+
+def _pip(
+    img: np.ndarray,
+    suit: str,
+    cx: float,
+    cy: float,
+    size: float,
+    color: tuple[float, ...],
+    style: int,
+) -> None:
+    """:func:`draw_suit`, upside down in the lower half of the face as printed decks are."""
+    if cy <= img.shape[0] / 2 + 1:
+        draw_suit(img, suit, cx, cy, size, color, style)
+        return
+    turned = np.ascontiguousarray(img[::-1, ::-1])
+    draw_suit(turned, suit, img.shape[1] - cx, img.shape[0] - cy, size, color, style)
+    img[:] = turned[::-1, ::-1]
+
+
+def _ornate_ace(
+    img: np.ndarray, ink: tuple[int, ...], paper: tuple[int, ...], style: int
+) -> None:
+    """An ace of spades as many decks print theirs: a large spade drawn in outline round a
+    smaller one, beads round it and a maker's line beneath."""
+    h, w = img.shape[:2]
+    cx, cy = w / 2, h * 0.47
+    draw_suit(img, "S", cx, cy, h * 0.44, ink, style)
+    draw_suit(img, "S", cx, cy + h * 0.01, h * 0.37, paper, style)
+    draw_suit(img, "S", cx, cy + h * 0.015, h * 0.28, ink, style)
+    for k in range(16):
+        a = 2 * np.pi * k / 16
+        x, y = cx + 0.36 * w * np.cos(a), cy + 0.3 * h * np.sin(a)
+        cv2.circle(img, (int(x), int(y)), max(1, int(h * 0.008)), ink, -1, cv2.LINE_AA)
+    size = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, max(4, int(h * 0.025)), 1)
+    for text, y in (("PLAYING CARD", 0.8), ("No. 808", 0.84)):
+        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, 1)
+        org = (int(cx - tw / 2), int(h * y))
+        cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, size, ink, 1, cv2.LINE_AA)
 
 
 def procedural_deck(seed: int, root: Path = CACHE_DIR / "faces") -> Path:
@@ -348,6 +447,7 @@ def _draw_procedural(seed: int, out: Path) -> bool:
     mx, my = w * rng.uniform(0.04, 0.08), h * rng.uniform(0.03, 0.06)
     suit_side = rng.random() < 0.15  # suit beside the rank instead of below
     four = rng.random() < 0.15
+    style = 0 if seed < FIRST_STYLED else 1 + (seed - FIRST_STYLED) % (SUIT_STYLES - 1)
     boxes = []
     for card in CARDS:
         rank, suit = card[:-1], card[-1]
@@ -368,7 +468,7 @@ def _draw_procedural(seed: int, out: Path) -> bool:
             sx, sy = x0 + tw + ss * 0.6, y0 + th / 2
         else:
             sx, sy = x0 + tw / 2, y0 + th + ss * 0.75
-        draw_suit(corner, suit, sx, sy, ss, col)
+        draw_suit(corner, suit, sx, sy, ss, col, style)
         x2 = max(x0 + tw, sx + ss * 0.55)
         y2 = max(y0 + th, sy + ss * 0.55)
         boxes.append((x0, y0, x2, y2))
@@ -400,6 +500,14 @@ def _draw_procedural(seed: int, out: Path) -> bool:
                 thick * 2,
                 cv2.LINE_AA,
             )
+            if style:  # a suit symbol inside the frame's corner, as printed courts have
+                _pip(img, suit, w * 0.29, h * 0.26, h * 0.09, col, style)
+                _pip(img, suit, w * 0.71, h * 0.74, h * 0.09, col, style)
+        elif style and card == "AS":
+            _ornate_ace(img, col, paper, style)
+        elif style:
+            for x, y in STANDARD_PIPS[rank]:
+                _pip(img, suit, w * x, h * y, h * (0.3 if rank == "A" else 0.13), col, style)
         else:
             n = 1 if rank == "A" else int(rank)
             cols = 1 if n <= 3 else 2 if n <= 8 else 3 if n == 9 else 2

@@ -11,6 +11,8 @@ Scene ``i`` depends only on ``(seed, i)``, so the output does not depend on the 
 Usage:
     python -m vision.training.synth.faces     # once: render deck faces into .cache/vision
     python -m vision.training.synth.generate --out datasets/cards --n 5000 --seed 0
+    python -m vision.training.synth.generate --webcam --out datasets/webcam71 --n 200 --seed 71 \
+        --val-frac 1                           # held-out webcam frames
 """
 
 from __future__ import annotations
@@ -38,12 +40,18 @@ NONE_CLASS = len(CARDS)
 CLASS_NAMES: tuple[str, ...] = (*CARDS, "none")
 
 _DECKS: list[Deck] = []
+_WEBCAM = False
 
 
-def _init(face_root: str) -> None:
-    global _DECKS
+def _init(face_root: str, webcam: bool = False) -> None:
+    global _DECKS, _WEBCAM
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(face_root))
+    _WEBCAM = webcam
+    if webcam:
+        from vision.training.synth.webcam import styled_decks
+
+        _DECKS += styled_decks()
 
 
 def _area(z: np.ndarray) -> np.ndarray:
@@ -143,10 +151,11 @@ def scene_crops(
 
 def _one(args: tuple[int, int, str, str]) -> dict[str, Any]:
     from vision.training.synth.scene import make_scene
+    from vision.training.synth.webcam import make_webcam_scene
 
     seed, i, out, split = args
     rng = np.random.default_rng([seed, i])
-    sc = make_scene(rng, _DECKS)
+    sc = make_webcam_scene(rng, _DECKS) if _WEBCAM else make_scene(rng, _DECKS)
     H, W = sc.image.shape[:2]
     name = f"{i:06d}"
     cv2.imwrite(f"{out}/images/{split}/{name}.jpg", sc.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -191,6 +200,7 @@ def generate(
     val_frac: float = 0.05,
     workers: int | None = None,
     face_root: Path = CACHE_DIR / "faces",
+    webcam: bool = False,
 ) -> Path:
     """Generate ``n`` scenes into ``out``; returns the path of the data YAML.
 
@@ -202,12 +212,18 @@ def generate(
         workers (int | None): Processes (default: all cores), spawned: a script that calls
             this needs the ``if __name__ == "__main__":`` guard.
         face_root (Path): Rendered faces (``python -m vision.training.synth.faces``).
+        webcam (bool): Webcam frames of cards on a desk (:mod:`vision.training.synth.webcam`,
+            from ``face_root``'s decks and the styled ones) instead of the table scenes.
     """
     out = out.resolve()
     if not list(face_root.glob("*/index.json")):
         from vision.training.synth.faces import build_all
 
         build_all(face_root)
+    if webcam:  # drawn once here, not by every worker at once
+        from vision.training.synth.webcam import styled_decks
+
+        styled_decks()
     n_val = max(1, round(n * val_frac)) if n > 1 else 0
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -222,7 +238,7 @@ def generate(
     }
     # spawned, not forked: a fork of a process that holds a reader's threads can hang
     spawn = get_context("spawn")
-    with spawn.Pool(workers, initializer=_init, initargs=(str(face_root),)) as pool:
+    with spawn.Pool(workers, initializer=_init, initargs=(str(face_root), webcam)) as pool:
         for job, r in zip(jobs, pool.imap(_one, jobs, chunksize=4), strict=True):
             m, xs, ys = bufs[job[3]]
             m.append(r["meta"])
@@ -252,8 +268,12 @@ def main() -> None:
     ap.add_argument("--val-frac", type=float, default=0.05)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--faces", type=Path, default=CACHE_DIR / "faces")
+    ap.add_argument(
+        "--webcam", action="store_true",
+        help="webcam frames of 3-13 cards on a desk in dim light (vision.training.synth.webcam)",
+    )  # fmt: skip
     a = ap.parse_args()
-    y = generate(a.out, a.n, a.seed, a.val_frac, a.workers, a.faces)
+    y = generate(a.out, a.n, a.seed, a.val_frac, a.workers, a.faces, a.webcam)
     print(f"wrote {a.n} scenes; data config {y}")
 
 

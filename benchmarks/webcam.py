@@ -1,0 +1,183 @@
+"""Certain cards with the wrong identity on held-out synthetic webcam frames.
+
+Reads every frame of generated webcam series (``python -m vision.training.synth.generate
+--webcam --out DIR --n N --seed S --val-frac 1``: 1280x720 frames of 3-13 cards on a desk in dim
+light, indices 12-20 px) once, then decides certainty under each corroboration rule
+(:class:`vision.certainty.Corroboration`; ``index alone`` is the reader before it) and prints,
+per rule: the cards read with certainty, those whose identity is on no card of the frame
+("wrong", and of them "wrong suit": a card of that rank lies there in another suit), their share
+of the certain cards, precision and recall against the labelled visible cards, and the cards
+asked about; split by whether the reader found the card's face (its body) or not.
+
+Usage:
+    python benchmarks/webcam.py datasets/webcam71 [datasets/webcam72 ...] [--limit N]
+        [--models models] [--json out.json] [--sweep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import MODELS_DIR  # noqa: E402
+from vision.certainty import (  # noqa: E402
+    NO_CORROBORATION,
+    SERVING_CORROBORATION,
+    Corroboration,
+)
+from vision.detection import DetectedCard  # noqa: E402
+from vision.reader import CardReader  # noqa: E402
+from vision.training.synth.generate import scene_image  # noqa: E402
+
+
+@dataclass
+class Tally:
+    """Cards of one rule (and kind: with a body or without)."""
+
+    certain: int = 0
+    wrong: int = 0
+    wrong_suit: int = 0
+    right_visible: int = 0
+    asked: int = 0
+
+    def add(self, card: DetectedCard, placed: set[str], visible: Counter[str]) -> None:
+        if card.uncertain:
+            self.asked += 1
+            return
+        self.certain += 1
+        if card.card not in placed:
+            self.wrong += 1
+            self.wrong_suit += any(p[:-1] == card.card[:-1] for p in placed)
+
+    @property
+    def wrong_rate(self) -> float:
+        return self.wrong / max(1, self.certain)
+
+
+RULES: dict[str, Corroboration] = {
+    "index alone": NO_CORROBORATION,
+    "serving": SERVING_CORROBORATION,
+}
+
+
+def sweep_rules() -> dict[str, Corroboration]:
+    """Rules around the serving one, for choosing it (on a series never used to confirm)."""
+    out = dict(RULES)
+    for suit in (0.3, 0.5, 0.7, 0.85):
+        for rank in (0.0, 0.2, 0.4):
+            rule = dataclasses.replace(SERVING_CORROBORATION, body_suit=suit, body_rank=rank)
+            out[f"suit {suit} rank {rank}"] = rule
+    for small in (0.0, 18.0, 22.0, 26.0, 30.0):
+        out[f"small index {small:.0f}"] = dataclasses.replace(
+            SERVING_CORROBORATION, small_index=small
+        )
+    for context in (0.0, 0.5, 0.8, 0.9, 0.95, 1.1):
+        out[f"context {context}"] = dataclasses.replace(
+            SERVING_CORROBORATION, context_above=context
+        )
+    for soft in (0.05, 0.06, 0.07, 0.08, float("inf")):
+        out[f"soft below {soft}"] = dataclasses.replace(SERVING_CORROBORATION, soft_below=soft)
+    for refute in (0.5, 0.6, 0.75, 0.9, 1.1):
+        out[f"refute {refute}"] = dataclasses.replace(SERVING_CORROBORATION, refute=refute)
+    return out
+
+
+def run(
+    folders: list[Path],
+    reader: CardReader,
+    rules: dict[str, Corroboration],
+    limit: int | None = None,
+) -> tuple[dict[str, dict[str, Tally]], dict[str, int], list[float]]:
+    """Tallies by rule and kind (``all``, ``body``, ``no body``), visible cards, seconds a frame."""
+    tallies = {name: {k: Tally() for k in ("all", "body", "no body")} for name in rules}
+    seen: dict[str, int] = {"visible": 0}
+    seconds: list[float] = []
+    corroborated = reader.corroborated
+    captured: dict[str, object] = {}
+
+    def capture(*args: object) -> list[DetectedCard]:
+        captured["args"] = args
+        return args[1]  # type: ignore[return-value]
+
+    reader.corroborated = capture  # type: ignore[method-assign]
+    reader.corroboration = SERVING_CORROBORATION  # so that the reader calls it
+    try:
+        for folder in folders:
+            rows = [json.loads(line) for line in (folder / "meta" / "val.jsonl").open()][:limit]
+            for row in rows:
+                img = scene_image(folder, row)
+                t0 = time.perf_counter()
+                reader.read(img)
+                seconds.append(time.perf_counter() - t0)
+                placed, visible = set(row["placed"]), Counter(row["cards"])
+                seen["visible"] += sum(visible.values())
+                args = captured["args"]
+                for name, rule in rules.items():
+                    reader.corroboration = rule
+                    cards = corroborated(*args) if rule != NO_CORROBORATION else args[1]  # type: ignore[arg-type, index]
+                    certain = Counter(c.card for c in cards if not c.uncertain)
+                    tallies[name]["all"].right_visible += sum((certain & visible).values())
+                    for card in cards:
+                        for kind in ("all", "body" if card.outline is not None else "no body"):
+                            tallies[name][kind].add(card, placed, visible)
+                reader.corroboration = SERVING_CORROBORATION
+    finally:
+        reader.corroborated = corroborated  # type: ignore[method-assign]
+    return tallies, seen, seconds
+
+
+def format_table(tallies: dict[str, dict[str, Tally]], visible: int) -> str:
+    lines = [
+        f"{'rule':<24} {'cards':<8} {'certain':>7} {'wrong':>5} {'suit':>4} {'wrong %':>8} "
+        f"{'recall':>7} {'asked':>6}"
+    ]
+    for name, kinds in tallies.items():
+        for kind, t in kinds.items():
+            recall = f"{t.right_visible / max(1, visible):.2%}" if kind == "all" else ""
+            lines.append(
+                f"{name:<24} {kind:<8} {t.certain:>7} {t.wrong:>5} {t.wrong_suit:>4} "
+                f"{t.wrong_rate:>8.2%} {recall:>7} {t.asked:>6}"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", type=Path, nargs="+")
+    ap.add_argument("--models", type=Path, default=MODELS_DIR)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--sweep", action="store_true", help="also rules around the serving one")
+    ap.add_argument("--json", type=Path, default=None)
+    a = ap.parse_args()
+    cv2.setNumThreads(1)
+    reader = CardReader(a.models, threads=a.threads)
+    rules = sweep_rules() if a.sweep else RULES
+    tallies, seen, seconds = run(a.folders, reader, rules, a.limit)
+    print(format_table(tallies, seen["visible"]))
+    median = 1000 * float(np.median(seconds))
+    print(f"{len(seconds)} frames, {seen['visible']} visible cards, median read {median:.0f} ms")
+    if a.json:
+        doc = {
+            name: {
+                kind: dataclasses.asdict(t) | {"wrong_rate": t.wrong_rate} for kind, t in k.items()
+            }
+            for name, k in tallies.items()
+        }
+        a.json.write_text(json.dumps(doc | {"visible": seen["visible"]}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""A card's body as evidence of its suit and rank (``vision.evidence``), and the corroboration
+of certain cards by their bodies or both corners (``vision.certainty.corroborate``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import RANKS, SUITS
+from vision.certainty import Corroboration, corroborate
+from vision.evidence import (
+    FACE_SIZE,
+    BodyReading,
+    face_crop,
+    ink_redness,
+    paper_balanced,
+)
+from vision.reader import DetectedCard, load_reader
+from vision.training.synth.faces import draw_suit
+from vision.training.synth.webcam import webcam_camera
+
+
+def _body(suit: str, rank: str, p: float = 0.95, redness: float = 0.0) -> BodyReading:
+    suits = np.full(4, (1 - p) / 3)
+    suits[SUITS.index(suit)] = p
+    ranks = np.full(13, (1 - p) / 12)
+    ranks[RANKS.index(rank)] = p
+    return BodyReading(suits, ranks, redness)
+
+
+RULE = Corroboration(body_suit=0.5, body_rank=0.3, refute=0.6, small_index=22.0, soft_below=0.07)
+
+
+def test_a_spade_index_on_a_club_body_is_asked_with_the_club_offered() -> None:
+    """The index reads 7S with certainty, the body's pips are clubs: asked, 7C offered."""
+    assert corroborate("7S", True, 2, True, _body("C", "7"), RULE) == (False, ("7C",))
+    assert corroborate("7C", True, 1, True, _body("C", "7"), RULE) == (True, ())
+
+
+def test_a_body_of_another_pip_count_makes_the_rank_a_question() -> None:
+    """The index reads 7C, the body holds eight clubs: asked, 8C offered."""
+    assert corroborate("7C", True, 2, True, _body("C", "8"), RULE) == (False, ("8C",))
+
+
+def test_a_court_figure_is_not_a_number_card() -> None:
+    """An index read QC on a body of pips is asked; on a court's figure (any court) it stays."""
+    assert corroborate("QC", True, 1, False, _body("C", "7"), RULE) == (False, ("7C",))
+    assert corroborate("QC", True, 1, False, _body("C", "K"), RULE) == (True, ())
+
+
+def test_a_body_unsure_of_its_suit_counts_as_none() -> None:
+    """A body torn between clubs and spades neither confirms nor refutes: a small index then
+    needs both corners, a large one stands."""
+    torn = BodyReading(np.array([0.45, 0.0, 0.0, 0.55]), np.eye(13)[6], 0.0)
+    assert corroborate("7C", True, 1, True, torn, RULE) == (False, ())
+    assert corroborate("7C", True, 2, True, torn, RULE) == (True, ())
+    assert corroborate("7C", True, 1, False, torn, RULE) == (True, ())
+
+
+def test_a_refuting_body_outweighs_a_large_index_and_both_corners() -> None:
+    assert corroborate("7S", True, 2, False, _body("C", "7"), RULE) == (False, ("7C",))
+
+
+@pytest.mark.parametrize(("card", "redness", "sure"), [("8D", -0.2, False), ("8D", 0.3, True)])
+def test_black_ink_refutes_a_red_index(card: str, redness: float, sure: bool) -> None:
+    """A number card's ink colour is evidence of its own: a red index over black pips is asked,
+    even where the body model took the pips for diamonds."""
+    rule = Corroboration(red_above=0.12, black_below=0.06, small_index=22.0)
+    assert corroborate(card, True, 1, True, _body("D", "8", redness=redness), rule)[0] is sure
+
+
+@pytest.mark.parametrize(("card", "redness", "sure"), [("8S", 0.3, False), ("8S", 0.0, True)])
+def test_red_ink_refutes_a_black_index(card: str, redness: float, sure: bool) -> None:
+    rule = Corroboration(red_above=0.12, black_below=0.06, small_index=22.0)
+    assert corroborate(card, True, 1, True, _body("S", "8", redness=redness), rule)[0] is sure
+
+
+def test_without_a_body_a_small_index_needs_both_corners() -> None:
+    """No face found (a fan, a light table): a card read at low resolution stays certain only
+    when two corners read it so; larger or sharp indices are trusted alone."""
+    assert RULE.low_resolution(15.0, 0.04) and not RULE.low_resolution(30.0, 0.04)
+    assert not RULE.low_resolution(15.0, 0.1)
+    assert corroborate("7S", True, 1, True, None, RULE) == (False, ())
+    assert corroborate("7S", True, 2, True, None, RULE) == (True, ())
+    assert corroborate("7S", True, 1, False, None, RULE) == (True, ())
+
+
+def test_an_uncertain_reading_stays_uncertain() -> None:
+    assert corroborate("7C", False, 2, False, _body("C", "7"), RULE) == (False, ())
+
+
+def _card_photo(
+    pips: str, turn: float = 0.0, cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
+) -> tuple[np.ndarray, tuple[tuple[float, float], tuple[float, float], float]]:
+    """A 300 x 400 photo of a plain card (140 x 200 px) with three ``pips`` (a suit letter),
+    a black bar at the top of its left side, turned by ``turn`` degrees, under a ``cast``."""
+    import cv2
+
+    face = np.full((200, 140, 3), 235, np.uint8)
+    colour = (30, 30, 200) if pips in "HD" else (25, 25, 25)
+    for y in (60, 100, 140):
+        draw_suit(face, pips, 70, y, 30, colour)
+    face[60:90, 28:34] = 0
+    photo = np.full((400, 300, 3), 70, np.uint8)
+    m = cv2.getRotationMatrix2D((70, 100), turn, 1.0)
+    m[:, 2] += (150 - 70, 200 - 100)
+    mask = cv2.warpAffine(np.full((200, 140), 255, np.uint8), m, (300, 400))
+    card = cv2.warpAffine(face, m, (300, 400))
+    photo[mask > 127] = card[mask > 127]
+    photo = np.clip(photo * np.array(cast), 0, 255).astype(np.uint8)
+    (x, y), (w, h), angle = cv2.minAreaRect(cv2.findNonZero((mask > 127).astype(np.uint8)))
+    return photo, ((x, y), (w, h), angle)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 90.0, 200.0])
+def test_the_face_is_cut_upright_and_not_mirrored(turn: float) -> None:
+    """However the card lies, the face comes out with its long side vertical, and the bar at
+    the top of its left side stays on the left at the top (or on the right at the bottom, the
+    card turned round), never mirrored."""
+    photo, outline = _card_photo("S", turn)
+    face = face_crop(photo, outline)
+    assert face.shape == (FACE_SIZE[1], FACE_SIZE[0], 3)
+    dark = face.mean(-1) < 60
+    h, w = dark.shape
+    top_left = dark[h // 4 : h // 2, : w // 3].mean()
+    bottom_right = dark[h // 2 : 3 * h // 4, 2 * w // 3 :].mean()
+    top_right = dark[h // 4 : h // 2, 2 * w // 3 :].mean()
+    bottom_left = dark[h // 2 : 3 * h // 4, : w // 3].mean()
+    assert max(top_left, bottom_right) > 0.03
+    assert max(top_right, bottom_left) < 0.005
+
+
+def test_red_ink_is_told_from_black_under_a_blue_cast_in_a_webcam() -> None:
+    """Against the card's own paper, red pips stay red and black ones black through a blue
+    cast, dim light, washed-out colour, noise and JPEG."""
+    rng = np.random.default_rng(3)
+    scores = {}
+    for pips in "DS":
+        photo, outline = _card_photo(pips, 20.0, cast=(1.25, 1.0, 0.8))
+        seen = webcam_camera(photo, rng)
+        scores[pips] = float(ink_redness(paper_balanced(face_crop(seen, outline)[None]))[0])
+    assert scores["D"] > 0.12 > 0.06 > scores["S"]
+
+
+def test_the_reader_asks_of_a_lone_small_corner_and_trusts_two() -> None:
+    """The reader's own step: a card with no body read at one 15 px corner is asked; one whose
+    two corners each read it so stays certain; the other corner reading another card does not
+    count."""
+    reader = load_reader()
+    reader_rule = reader.corroboration
+    try:
+        reader.corroboration = RULE
+        seven_spades = reader.classes.index("7S")
+        seven_clubs = reader.classes.index("7C")
+        probs = np.zeros((4, len(reader.classes)))
+        probs[[0, 1, 2], seven_spades] = 0.95
+        probs[3, seven_clubs] = 0.95
+        boxes = [(10.0, 10.0, 20.0, 25.0), (80.0, 100.0, 90.0, 115.0), (200.0, 10.0, 210.0, 25.0)]
+        boxes.append((270.0, 100.0, 280.0, 115.0))
+        rows = {box: k for k, box in enumerate(boxes)}
+        cards = [
+            DetectedCard("7S", 0.95, boxes[0], corners=(boxes[0], boxes[1])),
+            DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2],)),
+            DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2], boxes[3])),
+        ]
+        image = np.zeros((300, 300, 3), np.uint8)
+        soft = np.full(len(boxes), 0.03)
+        both, lone, other = reader.corroborated(image, cards, 1.0, rows, probs, soft)
+        assert not both.uncertain
+        assert lone.uncertain and lone.choices[0] == "7S"
+        assert other.uncertain
+    finally:
+        reader.corroboration = reader_rule
+
+
+def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
+    """A 640 x 480 photo of one anglo card, 170 px high on a dark table, whose corner indices
+    are ``index``'s and whose body is ``body``'s (a card misprinted, as a webcam misreads)."""
+    import cv2
+
+    from vision.training.synth.faces import rendered_deck
+
+    deck = rendered_deck("anglo")
+    face = deck.faces[body].copy()
+    h, w = face.shape[:2]
+    _, _, x2, y2 = (round(v) for v in deck.index_box)
+    corner = deck.faces[index][: y2 + 2, : x2 + 2]
+    face[: y2 + 2, : x2 + 2] = corner
+    face[h - y2 - 2 :, w - x2 - 2 :] = corner[::-1, ::-1]
+    s = 170 / h
+    small = cv2.resize(face, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    m = cv2.getRotationMatrix2D((sw / 2, sh / 2), turn, 1.0)
+    m[:, 2] += (320 - sw / 2, 240 - sh / 2)
+    photo = np.full((480, 640, 3), (40, 60, 45), np.uint8)
+    mask = cv2.warpAffine(np.full((sh, sw), 255, np.uint8), m, (640, 480))
+    card = cv2.warpAffine(small, m, (640, 480))
+    photo[mask > 127] = card[mask > 127]
+    return photo
+
+
+def _read(photo: np.ndarray, index_alone: bool) -> list[DetectedCard]:
+    from vision.certainty import NO_CORROBORATION
+
+    reader = load_reader()
+    rule = reader.corroboration
+    try:
+        if index_alone:
+            reader.corroboration = NO_CORROBORATION
+        return reader.read(photo).cards
+    finally:
+        reader.corroboration = rule
+
+
+@pytest.mark.parametrize(
+    ("index", "body", "offered"),
+    [
+        ("7S", "7C", "7C"),  # the suit: a spade index on a body of clubs
+        ("8D", "8S", "8S"),  # the colour and suit: a diamond index on black spades
+        ("7C", "8C", "8C"),  # the pip count: a seven's index on eight pips
+        ("QC", "7C", "7C"),  # a court's index on a number card's body
+    ],
+)
+def test_an_index_its_body_contradicts_is_asked_about(index: str, body: str, offered: str) -> None:
+    """Read at its index alone the card is certain; its body says otherwise, so the reader
+    asks, offering the card the body names. (Fails without a body model in ``models/``.)"""
+    photo = _composite(index, body)
+    alone = [c for c in _read(photo, index_alone=True) if c.card == index]
+    assert alone and not alone[0].uncertain, "the index alone must read it with certainty"
+    read = _read(photo, index_alone=False)
+    card = next(c for c in read if c.card == index)
+    assert card.uncertain
+    assert offered in card.choices
+
+
+@pytest.mark.parametrize("card", ["7C", "8D", "QH", "AS"])
+def test_a_card_its_body_agrees_with_stays_certain(card: str) -> None:
+    cards = _read(_composite(card, card), index_alone=False)
+    assert [c.card for c in cards if not c.uncertain] == [card]

@@ -1,0 +1,223 @@
+"""What a card's body says of its suit and rank: evidence independent of its corner index.
+
+At a webcam's resolution a corner index is 12 to 20 px high and its suit symbol 6 or 7: a club
+and a spade are each a blob on a stem, and a red diamond in grey light is a dark grey blob. The
+card's body is many times larger: a number card prints its suit as large pips, as many as its
+rank, and a court its figure. Where the reader found a card's face (a card alone on a
+card-shaped stretch of face: :attr:`vision.detection.DetectedCard.outline`, :mod:`vision.bodies`),
+the face is cut out upright (:func:`face_crop`: :data:`FACE_SIZE`), its corner indices painted
+over with its own paper (:data:`INDEX_CORNER`: the body model must not read the index again),
+its colours divided by its paper's (a grey or blue cast cancels), and read:
+
+- the **ink colour** (:func:`ink_redness`): red or black, measured against the card's own paper;
+- the **body model** (``card_body.onnx``, :class:`BodyModel`): a small network trained on
+  synthetic faces seen by every camera the generator knows (``python -m
+  vision.training.body_crops``), giving the suit from the pips' shape and colour and the rank
+  from their count and layout, or from a court's figure.
+
+:mod:`vision.certainty` weighs this evidence against the index's reading.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import RANKS, SUITS
+from vision.detection import Outline
+
+FACE_SIZE = (48, 68)
+"""Width and height of an upright face cut out for the body model (a card's 1.4 shape)."""
+INDEX_CORNER = (0.16, 0.28)
+"""Share of the face's width and height, at each corner, painted over with paper: the corner
+indices (most decks print theirs within 0.13-0.23 of the width and 0.19-0.3 of the height; a
+court's suit symbol beside its figure begins at about 0.15 of the width, and stays). A body
+model records the share it was trained with (``index_corner`` in its JSON)."""
+INK_BELOW = 0.7
+"""A face pixel is ink when its brightness is under this share of the paper's."""
+BODY_ONNX = "card_body.onnx"
+BODY_JSON = "card_body.json"
+
+
+def face_crop(image: np.ndarray, outline: Outline, scale: float = 1.0) -> np.ndarray:
+    """The card face inside ``outline``, upright (its long side vertical), :data:`FACE_SIZE`.
+
+    Args:
+        image (np.ndarray): uint8 BGR photo the outline was found on.
+        outline (Outline): The face's rectangle in photo pixels (:mod:`vision.bodies`).
+        scale (float): Photo pixels per ``image`` pixel.
+
+    Returns:
+        (np.ndarray): uint8 BGR (height, width, 3); upside down or not, as it lies.
+
+    Examples:
+        >>> photo = np.zeros((200, 300, 3), np.uint8); photo[50:150, 100:170] = 255
+        >>> face = face_crop(photo, ((135.0, 100.0), (100.0, 70.0), 90.0))
+        >>> face.shape, int(face[30, 20, 0])
+        ((68, 48, 3), 255)
+    """
+    (cx, cy), (w, h), angle = outline
+    box = cv2.boxPoints(((cx / scale, cy / scale), (w / scale, h / scale), angle))
+    # boxPoints go round the rectangle; start at a corner whose next side is a short one
+    sides = [np.hypot(*(box[(k + 1) % 4] - box[k])) for k in range(4)]
+    start = 0 if sides[0] <= sides[1] else 1
+    corners = np.float32([box[(start + k) % 4] for k in range(4)])
+    (ax, ay), (bx, by) = corners[1] - corners[0], corners[2] - corners[1]
+    if ax * by - ay * bx < 0:  # counter-clockwise on the photo: the face would be mirrored
+        corners = np.float32([corners[1], corners[0], corners[3], corners[2]])
+    fw, fh = FACE_SIZE
+    long_side = max(sides)
+    k = int(np.clip(np.floor(long_side / fh), 1, 4))  # warp at up to 4x, then shrink by area
+    target = np.float32([[0, 0], [fw * k, 0], [fw * k, fh * k], [0, fh * k]])
+    # the short side first: corners[0] -> corners[1] is the top edge
+    m = cv2.getPerspectiveTransform(corners, target)
+    face = cv2.warpPerspective(
+        image, m, (fw * k, fh * k), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    if k > 1:
+        face = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA)
+    return face
+
+
+def paper_balanced(faces: np.ndarray, corner: tuple[float, float] = INDEX_CORNER) -> np.ndarray:
+    """Faces with their colours divided by their paper's, and their index corners painted over.
+
+    The paper is each face's 80th percentile per channel (more of a face is paper than ink);
+    dividing by it takes out the light's colour and level. Each corner's ``corner`` rectangle
+    (shares of the width and height) is set to the paper.
+
+    Args:
+        faces (np.ndarray): uint8 BGR (N, H, W, 3) from :func:`face_crop`.
+        corner (tuple[float, float]): What is painted over at each corner (:data:`INDEX_CORNER`).
+
+    Returns:
+        (np.ndarray): float32 (N, H, W, 3), paper at 1.
+
+    Examples:
+        >>> face = np.full((1, 68, 48, 3), (100, 120, 140), np.uint8); face[0, 30:38, 20:28] = 10
+        >>> out = paper_balanced(face)
+        >>> [round(float(v), 2) for v in out[0, 0, 0]], [round(float(v), 2) for v in out[0, 34, 24]]
+        ([1.0, 1.0, 1.0], [0.1, 0.08, 0.07])
+    """
+    x = faces.astype(np.float32)
+    paper = np.percentile(x, 80, axis=(1, 2), keepdims=True)
+    x = np.minimum(x / np.maximum(paper, 8.0), 1.5)
+    h, w = faces.shape[1:3]
+    ch, cw = round(h * corner[1]), round(w * corner[0])
+    for ys in (slice(0, ch), slice(h - ch, h)):
+        for xs in (slice(0, cw), slice(w - cw, w)):
+            x[:, ys, xs] = 1.0
+    return x
+
+
+def ink_redness(balanced: np.ndarray) -> np.ndarray:
+    """How red each face's ink is against its paper: > 0 red, about 0 black.
+
+    Over the ink (pixels under :data:`INK_BELOW` of the paper's brightness, the index corners
+    painted over), the median of red minus the larger of green and blue, as a share of the
+    ink's darkness (paper 1 minus its brightness), so that dim or washed-out ink weighs as
+    much as saturated ink. A face with almost no ink scores 0.
+
+    Args:
+        balanced (np.ndarray): float32 (N, H, W, 3) BGR from :func:`paper_balanced`.
+
+    Returns:
+        (np.ndarray): float32 (N,).
+
+    Examples:
+        >>> face = np.ones((2, 68, 48, 3), np.float32)
+        >>> face[0, 30:40, 20:30] = (0.3, 0.3, 0.8); face[1, 30:40, 20:30] = (0.2, 0.2, 0.22)
+        >>> [round(float(v), 2) for v in ink_redness(face)]
+        [0.94, 0.03]
+    """
+    out = np.zeros(len(balanced), np.float32)
+    for k, face in enumerate(balanced):
+        bright = face.mean(-1)
+        ink = bright < INK_BELOW
+        if ink.sum() < 6:
+            continue
+        b, g, r = face[ink].T
+        dark = np.maximum(1.0 - bright[ink], 0.1)
+        out[k] = float(np.median((r - np.maximum(g, b)) / dark))
+    return out
+
+
+@dataclass(frozen=True)
+class BodyReading:
+    """What one card's body says.
+
+    Attributes:
+        suits (np.ndarray): float (4,) probabilities of :data:`vision.SUITS`.
+        ranks (np.ndarray): float (13,) probabilities of :data:`vision.RANKS`.
+        redness (float): :func:`ink_redness` of the face.
+    """
+
+    suits: np.ndarray
+    ranks: np.ndarray
+    redness: float
+
+
+class BodyModel:
+    """The body model of a models folder (``card_body.onnx`` and its JSON).
+
+    Args:
+        onnx (Path): The model.
+        session_options: onnxruntime session options shared with the reader.
+    """
+
+    def __init__(self, onnx: Path, session_options: object) -> None:
+        import onnxruntime as ort
+
+        meta = json.loads((onnx.parent / BODY_JSON).read_text())
+        if tuple(meta["face_size"]) != FACE_SIZE or (meta["suits"], meta["ranks"]) != (
+            list(SUITS),
+            list(RANKS),
+        ):
+            raise ValueError(f"{onnx} reads faces of another shape or order than this reader's")
+        self.corner: tuple[float, float] = tuple(meta.get("index_corner", INDEX_CORNER))  # type: ignore[assignment]
+        self._session = ort.InferenceSession(
+            str(onnx), session_options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self._session.get_inputs()[0].name
+
+    def read(self, faces: np.ndarray) -> list[BodyReading]:
+        """Readings of uint8 BGR faces (N, H, W, 3) from :func:`face_crop`."""
+        if len(faces) == 0:
+            return []
+        balanced = paper_balanced(faces, self.corner)
+        x = np.clip(balanced, 0, 1.5).transpose(0, 3, 1, 2).astype(np.float32)
+        suit_logits, rank_logits = self._session.run(None, {self._input: x})
+        suits, ranks = _softmax(suit_logits), _softmax(rank_logits)
+        redness = ink_redness(balanced)
+        return [BodyReading(s, r, float(d)) for s, r, d in zip(suits, ranks, redness, strict=True)]
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    out: np.ndarray = e / e.sum(1, keepdims=True)
+    return out
+
+
+def load_body(models_dir: Path, session_options: object) -> BodyModel | None:
+    """The body model in ``models_dir``, or None when the folder has none."""
+    onnx = models_dir / BODY_ONNX
+    return BodyModel(onnx, session_options) if onnx.exists() else None
+
+
+__all__ = [
+    "BODY_JSON",
+    "BODY_ONNX",
+    "FACE_SIZE",
+    "RANKS",
+    "SUITS",
+    "BodyModel",
+    "BodyReading",
+    "face_crop",
+    "ink_redness",
+    "load_body",
+    "paper_balanced",
+]
