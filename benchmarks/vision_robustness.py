@@ -20,7 +20,8 @@ Subsets: ``all``; ``1-5 cards`` (photos with 1 to 5 labelled cards); ``bridge fa
 
 Usage:
     python benchmarks/vision_robustness.py [--real ../shared/data/real-cards]
-        [--conditions clean,dark,webcam] [--json out.json] [--index-alone]
+        [--conditions clean,dark,webcam] [--json out.json] [--index-alone | --corners-only]
+        [--models DIR]
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.certainty import NO_CORROBORATION  # noqa: E402
+from vision import MODELS_DIR  # noqa: E402
+from vision.certainty import NO_CORROBORATION, SERVING_CORROBORATION  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.training.synth.webcam import webcam_frame  # noqa: E402
@@ -253,6 +255,11 @@ def main() -> None:
         "--index-alone", action="store_true",
         help="certain cards are not corroborated by their bodies or corners (the reader before)",
     )  # fmt: skip
+    ap.add_argument(
+        "--corners-only", action="store_true",
+        help="certain cards read on small indices need two corners' agreement; no body model",
+    )  # fmt: skip
+    ap.add_argument("--models", type=Path, default=None, help="another models folder")
     a = ap.parse_args()
     if not (a.real / "labels.json").exists():
         sys.exit(f"real photo set not found at {a.real}")
@@ -261,7 +268,14 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown condition {unknown[0]!r}; choose from {', '.join(CONDITIONS)}")
     cv2.setNumThreads(2)
-    reader = CardReader(corroboration=NO_CORROBORATION) if a.index_alone else load_reader()
+    models = a.models or MODELS_DIR
+    if a.index_alone:
+        reader = CardReader(models, corroboration=NO_CORROBORATION)
+    elif a.corners_only:
+        reader = CardReader(models, corroboration=SERVING_CORROBORATION)
+        reader.body = None
+    else:
+        reader = load_reader(models)
     results = run(a.real, conditions, reader)
     print(format_table(results))
     if a.json:

@@ -398,11 +398,11 @@ def _pip(
     img[:] = turned[::-1, ::-1]
 
 
-def _ornate_ace(
-    img: np.ndarray, ink: tuple[int, ...], paper: tuple[int, ...], style: int
-) -> None:
-    """An ace of spades as many decks print theirs: a large spade drawn in outline round a
-    smaller one, beads round it and a maker's line beneath."""
+def _ornate_ace(img: np.ndarray, ink: tuple[int, ...], paper: tuple[int, ...], style: int) -> None:
+    """An ace of spades as many decks print theirs: a large spade in outline round a small one.
+
+    Beads round it and a maker's line beneath.
+    """
     h, w = img.shape[:2]
     cx, cy = w / 2, h * 0.47
     draw_suit(img, "S", cx, cy, h * 0.44, ink, style)

@@ -230,7 +230,7 @@ def _fan(rng: np.random.Generator, n: int, w: int, h: int, ch: float) -> list[tu
     """A small hand fanned or spread in a row somewhere in the frame."""
     cx, cy = rng.uniform(0.3 * w, 0.7 * w), rng.uniform(0.3 * h, 0.7 * h)
     turn = rng.uniform(-np.pi, np.pi) if rng.random() < 0.4 else rng.normal(0, 0.3)
-    out = []
+    out: list[tuple[float, ...]] = []
     if rng.random() < 0.5:  # fanned
         step, r = np.deg2rad(rng.uniform(6, 16)), ch * rng.uniform(0.3, 0.6)
         for i in range(n):
