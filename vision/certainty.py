@@ -228,6 +228,9 @@ class Corroboration:
             index alone) ...
         context_above (float): ... and the context model (:mod:`vision.context`: the card face
             around an index) gives the card at least this at one of them (0: not asked for).
+        body_decides (bool): A card read at low resolution whose body was found stays certain
+            only when its body agrees (its corners' agreement does not stand in for an unsure
+            body).
     """
 
     body_suit: float = 0.5
@@ -238,6 +241,7 @@ class Corroboration:
     small_index: float = 0.0
     soft_below: float = float("inf")
     context_above: float = 0.0
+    body_decides: bool = False
 
     def low_resolution(self, index_px: float, sharpness: float) -> bool:
         """Whether indices ``index_px`` high, ``sharpness`` sharp at best, are read poorly.
@@ -260,7 +264,7 @@ class Corroboration:
         rank, suit = card[:-1], card[-1]
         if body.suits[SUITS.index(suit)] < self.body_suit or self._other_colour(card, body):
             return False
-        return float(body.ranks[RANKS.index(rank)]) >= self.body_rank
+        return _rank_probability(body, rank) >= self.body_rank
 
     def body_refutes(self, card: str, body: BodyReading) -> tuple[str, ...] | None:
         """The cards the body ``body`` names instead of ``card``, or None if it does not refute.
@@ -356,6 +360,12 @@ def corroborate(
         ((False, ()), (True, ()))
         >>> corroborate("7S", True, 1, False, None, rule)
         (True, ())
+        >>> unsure = BodyReading(np.full(4, 0.25), np.eye(13)[6], 0.0)
+        >>> corroborate("7S", True, 2, True, unsure, rule)
+        (True, ())
+        >>> strict = Corroboration(refute=0.8, small_index=22, body_decides=True)
+        >>> corroborate("7S", True, 2, True, unsure, strict)
+        (False, ())
     """
     if not sure:
         return False, ()
@@ -365,6 +375,8 @@ def corroborate(
         instead = rule.body_refutes(card, body)
         if instead is not None:
             return False, instead
+        if low_resolution and rule.body_decides:
+            return False, ()
     if not low_resolution:
         return True, ()
     return corners_agreeing >= 2 and context >= rule.context_above, ()
