@@ -68,8 +68,14 @@ class Tally:
         return self.wrong / max(1, self.certain)
 
 
+CORNERS_ONLY = Corroboration(
+    body_suit=2.0, refute=1.1, small_index=22.0, soft_below=0.07, context_above=0.9
+)
+"""No body evidence: a card read on indices under 22 px and soft stays certain when two corners
+agree and the context model gives it 0.9 (the rule before the body model)."""
 RULES: dict[str, Corroboration] = {
     "index alone": NO_CORROBORATION,
+    "corners only": CORNERS_ONLY,
     "serving": SERVING_CORROBORATION,
 }
 
@@ -78,7 +84,6 @@ def sweep_rules() -> dict[str, Corroboration]:
     """Rules around the serving one, for choosing it (on a series never used to confirm)."""
     out = dict(RULES)
     base = SERVING_CORROBORATION
-    out["corners only"] = dataclasses.replace(base, body_suit=2.0, refute=1.1)
     for decides in (False, True):
         for context in (0.9, 0.95, 1.1):
             for suit in (0.5, 0.7, 0.85, 0.95):

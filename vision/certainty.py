@@ -227,7 +227,8 @@ class Corroboration:
             when two of its corners agree (``small_index`` 0: every card is trusted on its
             index alone) ...
         context_above (float): ... and the context model (:mod:`vision.context`: the card face
-            around an index) gives the card at least this at one of them (0: not asked for).
+            around an index) gives the card at least this at one of them (0: not asked for; over
+            1: two corners never suffice, and the context model is not read).
         body_decides (bool): A card read at low resolution whose body was found stays certain
             only when its body agrees (its corners' agreement does not stand in for an unsure
             body).
@@ -295,7 +296,7 @@ class Corroboration:
 
     def needs_context(self, corners_agreeing: int, low_resolution: bool) -> bool:
         """Whether a card its body does not confirm needs its context model's agreement too."""
-        return self.context_above > 0 and corners_agreeing >= 2 and low_resolution
+        return 0 < self.context_above <= 1 and corners_agreeing >= 2 and low_resolution
 
     def _other_colour(self, card: str, body: BodyReading) -> bool:
         """Whether a number card's ink is of the other colour than its index's suit."""
@@ -383,6 +384,17 @@ def corroborate(
 
 
 SERVING_CORROBORATION = Corroboration(
-    body_suit=0.5, body_rank=0.3, refute=0.6, small_index=22.0, soft_below=0.07, context_above=0.9
+    body_suit=0.85,
+    body_rank=0.3,
+    refute=0.6,
+    small_index=30.0,
+    soft_below=float("inf"),
+    context_above=1.1,
+    body_decides=True,
 )
-"""The reader's corroboration, where its models folder holds a body model (placeholder)."""
+"""The reader's corroboration, where its models folder holds a body model: a card whose indices
+are under 30 px (as read) is certain only when its body agrees (its suit at 0.85 or more, its
+rank, or any court for a court, at 0.3 or more); two corners agreeing do not suffice (on the
+validation webcam series they were wrong together). A body naming another card at 0.6 or more
+makes any card a question. Chosen on the validation webcam series (seed 71) with
+``benchmarks/webcam.py --sweep`` (models/README.md, "Reading: a card's body as evidence")."""
