@@ -20,7 +20,7 @@ Subsets: ``all``; ``1-5 cards`` (photos with 1 to 5 labelled cards); ``bridge fa
 
 Usage:
     python benchmarks/vision_robustness.py [--real ../shared/data/real-cards]
-        [--conditions clean,dark,webcam] [--json out.json] [--index-alone | --corners-only]
+        [--conditions clean,dark,webcam] [--json out.json] [--index-alone | --corners-only | --body]
         [--models DIR]
 """
 
@@ -259,6 +259,10 @@ def main() -> None:
         "--corners-only", action="store_true",
         help="certain cards read on small indices need two corners' agreement; no body model",
     )  # fmt: skip
+    ap.add_argument(
+        "--body", action="store_true",
+        help="certain cards corroborated as SERVING_CORROBORATION says (the body model's rule)",
+    )  # fmt: skip
     ap.add_argument("--models", type=Path, default=None, help="another models folder")
     a = ap.parse_args()
     if not (a.real / "labels.json").exists():
@@ -271,6 +275,8 @@ def main() -> None:
     models = a.models or MODELS_DIR
     if a.index_alone:
         reader = CardReader(models, corroboration=NO_CORROBORATION)
+    elif a.body:
+        reader = CardReader(models, corroboration=SERVING_CORROBORATION)
     elif a.corners_only:
         reader = CardReader(models, corroboration=SERVING_CORROBORATION)
         reader.body = None

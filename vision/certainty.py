@@ -392,9 +392,10 @@ SERVING_CORROBORATION = Corroboration(
     context_above=1.1,
     body_decides=True,
 )
-"""The reader's corroboration, where its models folder holds a body model: a card whose indices
-are under 22 px (as read) and soft (sharpness under 0.1) is certain only when its body agrees
-(its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two corners
+"""The body model's corroboration (opt-in: ``CardReader(corroboration=...)``; the reader's
+default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos): a card whose
+indices are under 22 px (as read) and soft (sharpness under 0.1) is certain only when its body
+agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two corners
 agreeing do not suffice (on the validation webcam series they were wrong together). A body
 naming another card at 0.9 or more makes any card a question. Chosen on the validation webcam
 series (seed 71: 1 wrong of 175 certain) and a validation series of ordinary synthetic scenes

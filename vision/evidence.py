@@ -203,9 +203,10 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def load_body(models_dir: Path, session_options: object) -> BodyModel | None:
-    """The body model in ``models_dir``, or None when the folder has none."""
+    """The body model in ``models_dir``, or None when the folder lacks its ONNX file or JSON."""
     onnx = models_dir / BODY_ONNX
-    return BodyModel(onnx, session_options) if onnx.exists() else None
+    found = onnx.exists() and (models_dir / BODY_JSON).exists()
+    return BodyModel(onnx, session_options) if found else None
 
 
 __all__ = [

@@ -57,7 +57,6 @@ from vision.certainty import (
     NO_CORROBORATION,
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
-    SERVING_CORROBORATION,
     Certainty,
     Corroboration,
     CropEvidence,
@@ -253,8 +252,12 @@ class CardReader:
             :mod:`vision.detection`) when the folder holds one made from its float model.
         corroboration (Corroboration | None): When a card read with certainty at its index
             stays certain (:func:`vision.certainty.corroborate`: its body agrees, or two corners
-            do); by default :data:`vision.certainty.SERVING_CORROBORATION` when the folder
-            holds a body model (``card_body.onnx``, :mod:`vision.evidence`), else none.
+            do); by default none (the cards certain at their index stay so). Pass
+            :data:`vision.certainty.SERVING_CORROBORATION` for webcam frames: with the folder's
+            body model (``card_body.onnx``, :mod:`vision.evidence`) it asks about most cards read
+            on small indices rather than state a wrong suit, at a cost in recall on ordinary
+            photos and show-mode tables (models/README.md, "Reading: a card's body as
+            evidence"), so it is not the default yet.
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
@@ -311,7 +314,7 @@ class CardReader:
         self.context = load_context(models_dir, so) if context else None
         self.body = load_body(models_dir, so)
         if corroboration is None:
-            corroboration = NO_CORROBORATION if self.body is None else SERVING_CORROBORATION
+            corroboration = NO_CORROBORATION
         self.corroboration = corroboration
         self._lock = threading.Lock()
 

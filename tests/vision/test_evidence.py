@@ -222,13 +222,12 @@ def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
 
 
 def _read(photo: np.ndarray, index_alone: bool) -> list[DetectedCard]:
-    from vision.certainty import NO_CORROBORATION
+    from vision.certainty import NO_CORROBORATION, SERVING_CORROBORATION
 
     reader = load_reader()
     rule = reader.corroboration
     try:
-        if index_alone:
-            reader.corroboration = NO_CORROBORATION
+        reader.corroboration = NO_CORROBORATION if index_alone else SERVING_CORROBORATION
         return reader.read(photo).cards
     finally:
         reader.corroboration = rule
