@@ -206,7 +206,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     cv2.setNumThreads(1)
-    reader = CardReader(a.models, threads=a.threads)
+    reader = CardReader(a.models, threads=a.threads, corroboration=SERVING_CORROBORATION)
     rules = sweep_rules() if a.sweep else RULES
     tallies, seen, seconds = run(a.folders, reader, rules, a.limit)
     print(format_table(tallies, seen["visible"]))

@@ -45,7 +45,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -68,7 +68,7 @@ from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
-from vision.evidence import face_crop, load_body
+from vision.evidence import BodyModel, face_crop, load_body
 from vision.upload import decode_upload
 
 
@@ -312,10 +312,8 @@ class CardReader:
         self.none_above = none_above
         self.paper_below = paper_below
         self.context = load_context(models_dir, so) if context else None
-        self.body = load_body(models_dir, so)
-        if corroboration is None:
-            corroboration = NO_CORROBORATION
-        self.corroboration = corroboration
+        self.corroboration = NO_CORROBORATION if corroboration is None else corroboration
+        self._load_body = partial(load_body, models_dir, so)
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ detector
@@ -546,6 +544,15 @@ class CardReader:
         st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
         return Reading(out, st, (round(w * scale), round(h * scale)), time.perf_counter() - t0)
+
+    @cached_property
+    def body(self) -> BodyModel | None:
+        """The folder's body model (:mod:`vision.evidence`), or None.
+
+        Loaded when a corroboration rule first needs it: the reader serves none
+        (:data:`vision.certainty.NO_CORROBORATION`).
+        """
+        return self._load_body()
 
     def corroborated(
         self,
