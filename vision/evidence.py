@@ -65,14 +65,14 @@ def face_crop(image: np.ndarray, outline: Outline, scale: float = 1.0) -> np.nda
     # boxPoints go round the rectangle; start at a corner whose next side is a short one
     sides = [np.hypot(*(box[(k + 1) % 4] - box[k])) for k in range(4)]
     start = 0 if sides[0] <= sides[1] else 1
-    corners = np.float32([box[(start + k) % 4] for k in range(4)])
+    corners = np.array([box[(start + k) % 4] for k in range(4)], np.float32)
     (ax, ay), (bx, by) = corners[1] - corners[0], corners[2] - corners[1]
     if ax * by - ay * bx < 0:  # counter-clockwise on the photo: the face would be mirrored
-        corners = np.float32([corners[1], corners[0], corners[3], corners[2]])
+        corners = np.array([corners[1], corners[0], corners[3], corners[2]], np.float32)
     fw, fh = FACE_SIZE
     long_side = max(sides)
     k = int(np.clip(np.floor(long_side / fh), 1, 4))  # warp at up to 4x, then shrink by area
-    target = np.float32([[0, 0], [fw * k, 0], [fw * k, fh * k], [0, fh * k]])
+    target = np.array([[0, 0], [fw * k, 0], [fw * k, fh * k], [0, fh * k]], np.float32)
     # the short side first: corners[0] -> corners[1] is the top edge
     m = cv2.getPerspectiveTransform(corners, target)
     face = cv2.warpPerspective(
@@ -178,7 +178,8 @@ class BodyModel:
             list(RANKS),
         ):
             raise ValueError(f"{onnx} reads faces of another shape or order than this reader's")
-        self.corner: tuple[float, float] = tuple(meta.get("index_corner", INDEX_CORNER))  # type: ignore[assignment]
+        width, height = meta.get("index_corner", INDEX_CORNER)
+        self.corner = (float(width), float(height))
         self._session = ort.InferenceSession(
             str(onnx), session_options, providers=["CPUExecutionProvider"]
         )
