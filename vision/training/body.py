@@ -222,6 +222,7 @@ def train(
     import torch.nn.functional as F
 
     from vision.training.classifier import index_net
+    from vision.training.train import scheduled
 
     torch.manual_seed(seed)
     folders = data if isinstance(data, list) else [data]
@@ -264,9 +265,7 @@ def train(
             loss.backward()
             opt.step()
             step += 1
-            progress = min(1.0, max(step / steps, (time.time() - t0) / budget))
-            for g in opt.param_groups:
-                g["lr"] = lr * min(1.0, progress / 0.05) * 0.5 * (1 + np.cos(np.pi * progress))
+            progress = scheduled(opt, lr, step / steps, (time.time() - t0) / budget)
             if progress >= 1.0:
                 break
         suit_acc, rank_acc = evaluate(model, xva, sva, rva)

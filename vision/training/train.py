@@ -308,6 +308,18 @@ def _normalized(x: torch.Tensor) -> torch.Tensor:
     return out.to(x.device).float() / 255
 
 
+def scheduled(opt: torch.optim.Optimizer, lr: float, of_steps: float, of_time: float) -> float:
+    """How much of a training run is done, its optimizer's rate set for it.
+
+    Whichever runs out first counts: ``of_steps`` (the share of its steps taken) or ``of_time``
+    (of its time budget). The rate warms up over the first 5 %, then decays as a cosine.
+    """
+    progress = min(1.0, max(of_steps, of_time))
+    for group in opt.param_groups:
+        group["lr"] = lr * min(1.0, progress / 0.05) * 0.5 * (1 + np.cos(np.pi * progress))
+    return progress
+
+
 def train_classifier(
     data: Path | list[Path],
     epochs: int = 20,
@@ -420,11 +432,8 @@ def train_classifier(
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            # warm-up then cosine decay over whichever runs out first: steps or the time budget
             step += 1
-            progress = min(1.0, max(step / steps, (time.time() - t0) / budget))
-            for g in opt.param_groups:
-                g["lr"] = lr * min(1.0, progress / 0.05) * 0.5 * (1 + np.cos(np.pi * progress))
+            progress = scheduled(opt, lr, step / steps, (time.time() - t0) / budget)
             tot += float(loss.detach()) * len(j)
             n += len(j)
             if progress >= 1.0:  # the time budget is spent: end inside the epoch

@@ -467,6 +467,20 @@ def make_scene(
     image = np.clip(canvas, 0, 255).astype(np.uint8)
     if effects:
         image = apply_camera(image, rng)
+    labels, hidden = labelled_indices(quads, owner)
+    return Scene(image, labels, hidden, owner, cards, layout, starter)
+
+
+def labelled_indices(
+    quads: list[tuple[str, int, np.ndarray]], owner: np.ndarray
+) -> tuple[list[IndexLabel], list[IndexLabel]]:
+    """The labels of the corner indices ``quads``: those a detector should find, and the rest.
+
+    Found: at least :data:`MIN_VISIBLE` of the index seen, and :data:`MIN_INDEX_PX` across.
+    ``quads`` holds (card, card id, quad in photo pixels); ``owner`` says which card each pixel
+    of the photo shows.
+    """
+    H, W = owner.shape
     labels: list[IndexLabel] = []
     hidden: list[IndexLabel] = []
     for card, cid, q in quads:
@@ -476,4 +490,4 @@ def make_scene(
         lab = IndexLabel(card, q, (float(x1), float(y1), float(x2), float(y2)), vis, cid)
         big = min(x2 - x1, y2 - y1) >= MIN_INDEX_PX
         (labels if vis >= MIN_VISIBLE and big else hidden).append(lab)
-    return Scene(image, labels, hidden, owner, cards, layout, starter)
+    return labels, hidden

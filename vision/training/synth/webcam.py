@@ -28,18 +28,15 @@ from vision import CACHE_DIR, CARDS
 from vision.training.synth.backgrounds import _fractal, _smooth_noise
 from vision.training.synth.faces import FIRST_STYLED, Deck, load_deck, load_decks, procedural_deck
 from vision.training.synth.scene import (
-    MIN_INDEX_PX,
-    MIN_VISIBLE,
-    IndexLabel,
     Scene,
     _back,
     _card_m,
     _finger,
     _paint,
     _rounded_mask,
-    _visible_fraction,
     index_quads,
     keystone,
+    labelled_indices,
 )
 
 FRAME = (1280, 720)
@@ -300,15 +297,7 @@ def make_webcam_scene(rng: np.random.Generator, decks: list[Deck]) -> Scene:
         hf = np.array([[1, 0, rng.uniform(0, w)], [0, 1, rng.uniform(0, h)], [0, 0, 1]], np.float64)
         _paint(canvas, owner, img, mk, hf, -1, 2)
     image = webcam_camera(np.clip(canvas, 0, 255).astype(np.uint8), rng)
-    labels: list[IndexLabel] = []
-    hidden: list[IndexLabel] = []
-    for card, cid, q in quads:
-        vis = _visible_fraction(q, owner, cid)
-        bx1, by1 = np.clip(q.min(0), 0, [w, h])
-        bx2, by2 = np.clip(q.max(0), 0, [w, h])
-        lab = IndexLabel(card, q, (float(bx1), float(by1), float(bx2), float(by2)), vis, cid)
-        big = min(bx2 - bx1, by2 - by1) >= MIN_INDEX_PX
-        (labels if vis >= MIN_VISIBLE and big else hidden).append(lab)
+    labels, hidden = labelled_indices(quads, owner)
     return Scene(image, labels, hidden, owner, cards, layout, None)
 
 
