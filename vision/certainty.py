@@ -398,7 +398,7 @@ indices are under 22 px (as read) and soft (sharpness under 0.1) is certain only
 agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two corners
 agreeing do not suffice (on the validation webcam series they were wrong together). A body
 naming another card at 0.9 or more makes any card a question. Chosen on the validation webcam
-series (seed 71: 1 wrong of 175 certain) and a validation series of ordinary synthetic scenes
-(seed 1901: recall 58.8 % against 61.2 % index alone) with ``benchmarks/webcam.py --sweep``;
-26 px (no wrong card on the webcam series) made the README's sample hand, indices of 25-28 px,
-a question (models/README.md, "Reading: a card's body as evidence")."""
+series (seed 71: 5 wrong of 347 certain, against 50 of 501 index alone) and a validation series
+of ordinary synthetic scenes (seed 1901: recall 56.0 % against 58.6 % index alone) with
+``benchmarks/webcam.py --sweep``; 26 px (1 wrong of 318) makes the README's sample hand, indices
+of 25-28 px, a question (models/README.md, "Reading: a card's body as evidence")."""

@@ -16,8 +16,8 @@ the 13 ranks. Exported as ``card_body.onnx`` with two outputs, ``suits`` and ``r
 
 Usage:
     python -m vision.training.body faces --out datasets/body --n 60000 --seed 500 --workers 2
-    OMP_NUM_THREADS=1 python -m vision.training.body train --data datasets/body \
-        --minutes 60 --models runs/body/models
+    OMP_NUM_THREADS=2 python -m vision.training.body train --data datasets/body \
+        --minutes 70 --epochs 12 --models runs/body/models
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def train(
     data: Path | list[Path],
     models_dir: Path,
     minutes: float = 60.0,
-    epochs: int = 8,
+    epochs: int = 12,
     batch: int = 128,
     lr: float = 2e-3,
     seed: int = 0,
@@ -346,7 +346,7 @@ def main() -> None:
     t.add_argument("--data", type=Path, nargs="+", required=True)
     t.add_argument("--models", type=Path, default=MODELS_DIR)
     t.add_argument("--minutes", type=float, default=60.0)
-    t.add_argument("--epochs", type=int, default=8)
+    t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--init", type=Path, default=None, help="a best.pt to fine-tune from")
     a = ap.parse_args()
