@@ -21,6 +21,11 @@ Two corners read as different cards can be one card's two corners, each misread 
 5H's upper index read 5D, its lower one 5H): when they are the only cards on a body of a card's
 shape and size and lie at its opposite corners, :func:`with_bodies` offers them to the reader,
 which reads the card from both.
+
+Two cards of one rank in different suits that are the only cards on a body of one card's shape
+and size are one card whose corners disagree on its suit (a webcam's 9C read 9S at one corner):
+asked for (``twins``), each gets that body's outline, so that the card's face can say which
+suit it is.
 """
 
 from __future__ import annotations
@@ -140,6 +145,7 @@ def with_bodies(
     cards: Sequence[DetectedCard],
     scale: float = 1.0,
     one_card: Callable[[DetectedCard, DetectedCard], DetectedCard | None] | None = None,
+    twins: bool = False,
 ) -> list[DetectedCard]:
     """``cards`` with their :attr:`~vision.reader.DetectedCard.body` found on ``image``.
 
@@ -150,10 +156,13 @@ def with_bodies(
         one_card (Callable | None): Offered each two cards read at one corner each that are
             one card's opposite corners (the only cards on a card-shaped body, at its opposite
             corners); the card it returns, read from both, replaces the two (None keeps them).
+        twins (bool): Also give the body's outline to two cards of one rank that are the only
+            cards on a body of one card's shape and size (one card, its corners disagreeing).
 
     Returns:
         (list[DetectedCard]): The same cards, each with its body label, and its
-        :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body.
+        :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body (or is one
+        of ``twins``).
     """
     cards = list(cards)
     boxes = _corner_boxes(cards, scale)
@@ -169,12 +178,17 @@ def with_bodies(
         cards = [card for k, card in enumerate(cards) if k not in gone]
         labels = [label for k, label in enumerate(labels) if k not in gone]
     on_body = Counter(label for label in labels if label is not None)
+    ranks_on: dict[int, set[str]] = {}
+    for card, label in zip(cards, labels, strict=True):
+        if label is not None:
+            ranks_on.setdefault(label, set()).add(card.card[:-1])
+    twin_bodies = {lb for lb, n in on_body.items() if twins and n == 2 and len(ranks_on[lb]) == 1}
     return [
         dataclasses.replace(
             card,
             body=label,
             outline=None
-            if label is None or on_body[label] > 1
+            if label is None or (on_body[label] > 1 and label not in twin_bodies)
             else _outline(regions, stats[label], label, scale / work_scale, _index_size(card)),
         )
         for card, label in zip(cards, labels, strict=True)

@@ -195,6 +195,63 @@ def test_the_reader_asks_of_a_lone_small_corner_and_trusts_two() -> None:
         reader.corroboration = reader_rule
 
 
+class _FixedBody:
+    """A body model whose every face reads as ``reading``."""
+
+    corner = (0.16, 0.28)
+
+    def __init__(self, reading: BodyReading) -> None:
+        self.reading = reading
+
+    def read(self, faces: np.ndarray) -> list[BodyReading]:
+        return [self.reading] * len(faces)
+
+
+@pytest.mark.parametrize(
+    ("body", "twins", "certain"),
+    [
+        (_body("C", "9"), True, {"9C"}),  # the face says clubs: the club stays, the spade asked
+        (_body("C", "9", p=0.45), True, set()),  # a face unsure of its suit: both asked
+        (_body("C", "9", p=0.45), False, {"9C", "9S"}),  # two cards apart, large sharp indices
+    ],
+)
+def test_two_cards_of_one_rank_on_one_face_need_that_face_to_agree(
+    body: BodyReading, twins: bool, certain: set[str]
+) -> None:
+    """A 9C and a 9S read on large, sharp indices but lying on one card's face (one card whose
+    corners disagree) are certain only as far as the face agrees; the same two readings on two
+    faces, with faces that say nothing clearly, stay certain."""
+    from vision.certainty import SERVING_CORROBORATION
+
+    reader = load_reader()
+    rule, saved = reader.corroboration, reader.__dict__.get("body")
+    try:
+        reader.corroboration = SERVING_CORROBORATION
+        reader.body = _FixedBody(body)  # type: ignore[assignment]
+        probs = np.zeros((2, len(reader.classes)))
+        probs[0, reader.classes.index("9C")] = probs[1, reader.classes.index("9S")] = 0.99
+        boxes = [(100.0, 100.0, 120.0, 135.0), (200.0, 230.0, 220.0, 265.0)]
+        outline = ((160.0, 180.0), (130.0, 180.0), 0.0)
+        cards = [
+            DetectedCard(card, 0.99, box, corners=(box,), body=1 if twins else k, outline=outline)
+            for k, (card, box) in enumerate(zip(("9C", "9S"), boxes, strict=True))
+        ]
+        image = np.full((400, 400, 3), 200, np.uint8)
+        sharp = np.full(2, 0.3)
+        read = reader.corroborated(
+            image, cards, 1.0, {b: k for k, b in enumerate(boxes)}, probs, sharp
+        )
+        assert {c.card for c in read if not c.uncertain} == certain
+        if twins and certain:
+            assert "9C" in next(c for c in read if c.card == "9S").choices
+    finally:
+        reader.corroboration = rule
+        if saved is None:
+            reader.__dict__.pop("body", None)
+        else:
+            reader.body = saved
+
+
 def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
     """A 640 x 480 photo of one anglo card, 170 px high on a dark table, whose corner indices
     are ``index``'s and whose body is ``body``'s (a card misprinted, as a webcam misreads)."""
