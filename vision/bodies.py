@@ -22,10 +22,11 @@ Two corners read as different cards can be one card's two corners, each misread 
 shape and size and lie at its opposite corners, :func:`with_bodies` offers them to the reader,
 which reads the card from both.
 
-Two cards of one rank in different suits that are the only cards on a body of one card's shape
-and size are one card whose corners disagree on its suit (a webcam's 9C read 9S at one corner):
-asked for (``twins``), each gets that body's outline, so that the card's face can say which
-suit it is.
+A body of one card's shape and size holds one card, however many were read on it. Asked for
+(``shared_faces``), the cards read on such a body get its outline, so that the card's face can
+say which of them it is, when they are two of one rank (one card whose corners disagree on its
+suit: a webcam's 9C read 9S at one corner) or only one of them is certain (one card and its print
+misread: a 9D with a pip read 2S beside it).
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def with_bodies(
     cards: Sequence[DetectedCard],
     scale: float = 1.0,
     one_card: Callable[[DetectedCard, DetectedCard], DetectedCard | None] | None = None,
-    twins: bool = False,
+    shared_faces: bool = False,
 ) -> list[DetectedCard]:
     """``cards`` with their :attr:`~vision.reader.DetectedCard.body` found on ``image``.
 
@@ -156,13 +157,13 @@ def with_bodies(
         one_card (Callable | None): Offered each two cards read at one corner each that are
             one card's opposite corners (the only cards on a card-shaped body, at its opposite
             corners); the card it returns, read from both, replaces the two (None keeps them).
-        twins (bool): Also give the body's outline to two cards of one rank that are the only
-            cards on a body of one card's shape and size (one card, its corners disagreeing).
+        shared_faces (bool): Also give the outline of a body of one card's shape and size to
+            the cards read on it when they are two of one rank or only one of them is certain.
 
     Returns:
         (list[DetectedCard]): The same cards, each with its body label, and its
-        :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body (or is one
-        of ``twins``).
+        :attr:`~vision.reader.DetectedCard.outline` when it lies alone on its body (or shares
+        one card's face, ``shared_faces``).
     """
     cards = list(cards)
     boxes = _corner_boxes(cards, scale)
@@ -179,16 +180,22 @@ def with_bodies(
         labels = [label for k, label in enumerate(labels) if k not in gone]
     on_body = Counter(label for label in labels if label is not None)
     ranks_on: dict[int, set[str]] = {}
+    certain_on: Counter[int] = Counter()
     for card, label in zip(cards, labels, strict=True):
         if label is not None:
             ranks_on.setdefault(label, set()).add(card.card[:-1])
-    twin_bodies = {lb for lb, n in on_body.items() if twins and n == 2 and len(ranks_on[lb]) == 1}
+            certain_on[label] += not card.uncertain
+    shared = {
+        lb
+        for lb, n in on_body.items()
+        if shared_faces and n > 1 and ((n == 2 and len(ranks_on[lb]) == 1) or certain_on[lb] == 1)
+    }
     return [
         dataclasses.replace(
             card,
             body=label,
             outline=None
-            if label is None or (on_body[label] > 1 and label not in twin_bodies)
+            if label is None or (on_body[label] > 1 and label not in shared)
             else _outline(regions, stats[label], label, scale / work_scale, _index_size(card)),
         )
         for card, label in zip(cards, labels, strict=True)

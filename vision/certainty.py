@@ -394,12 +394,13 @@ SERVING_CORROBORATION = Corroboration(
 )
 """The body model's corroboration (opt-in: ``CardReader(corroboration=...)``; the reader's
 default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos): a card whose
-indices are under 22 px (as read) and soft (sharpness under 0.07), or one of two cards of one
-rank on one card's face (its corners disagreeing), is certain only when its body agrees (its suit
-at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two corners agreeing do not
-suffice (on the validation webcam series they were wrong together). A body naming another card
-at 0.9 or more makes any card a question. Chosen on the validation webcam series (seed 71: 2
-wrong of 357 certain, against 50 of 501 index alone) and a validation series of ordinary
-synthetic scenes (seed 1901: recall 57.3 % against 58.6 % index alone) with
-``benchmarks/webcam.py --sweep``; 26 px (1 wrong of 337) would make the README's sample hand,
-indices of 25-28 px, a question (models/README.md, "Reading: a card's body as evidence")."""
+indices are under 22 px (as read) and soft (sharpness under 0.07), or one of the cards read on
+one card's face (its corners disagreeing, or its print misread), is certain only when its body
+agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two
+corners agreeing do not suffice (on the validation webcam series they were wrong together). A
+body naming another card at 0.9 or more makes any card a question. Chosen on the validation
+webcam series (seeds 71 and 73: 6 wrong of 952 certain, against 132 of 1,282 index alone) and a
+validation series of ordinary synthetic scenes (seed 1901: recall 57.0 % against 58.6 % index
+alone) with ``benchmarks/webcam.py --sweep``; 26 px (5 wrong of 912) would make the README's
+sample hand, indices of 25-28 px, a question (models/README.md, "Reading: a card's body as
+evidence")."""

@@ -64,8 +64,9 @@ class DetectedCard:
         choices (tuple[str, ...]): The identities the classifier found likely
             (:data:`vision.reader.CHOICE_ABOVE`), best first: ``card`` and, when unsure, what
             else it may be; empty when not recorded.
-        outline (Outline | None): Where the card lies, when it lies alone on its body: the
-            body's rectangle (:mod:`vision.bodies`); None otherwise.
+        outline (Outline | None): Where the card lies, when it lies alone on its body (or
+            shares one card's face, :func:`vision.bodies.with_bodies`): the body's rectangle
+            (:mod:`vision.bodies`); None otherwise.
     """
 
     card: str

@@ -539,7 +539,7 @@ class CardReader:
         rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
         corroborating = self.corroboration != NO_CORROBORATION
-        out = with_bodies(image, out, scale, one_card=read_as_one, twins=corroborating)
+        out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=corroborating)
         if corroborating:
             out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
@@ -570,10 +570,10 @@ class CardReader:
         Each card's body (where :mod:`vision.bodies` found its face) is read by the body model
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
         number of corners that read the card so, and whether its indices are read at low
-        resolution (their size and sharpness). Two cards on one card's face (one card whose
-        corners disagree, :func:`vision.bodies.with_bodies`'s ``twins``) need their body's
-        agreement as a card read at low resolution does. A card made uncertain gets the cards
-        its body names instead among its choices.
+        resolution (their size and sharpness). Cards read on one card's face (its corners
+        disagreeing, or its print misread: :func:`vision.bodies.with_bodies`'s
+        ``shared_faces``) need their body's agreement as a card read at low resolution does. A
+        card made uncertain gets the cards its body names instead among its choices.
 
         Args:
             image (np.ndarray): The photo as read.
@@ -603,8 +603,8 @@ class CardReader:
             sharpest = max(
                 (float(sharpness[rows[b]]) for b in card.corners if b in rows), default=0
             )
-            twin = card.outline is not None and on_body[card.body] > 1
-            low = twin or self.corroboration.low_resolution(index_px / scale, sharpest)
+            shares = card.outline is not None and on_body[card.body] > 1
+            low = shares or self.corroboration.low_resolution(index_px / scale, sharpest)
             body = bodies.get(k)
             context = 1.0
             if self.corroboration.needs_context(agreeing, low) and (

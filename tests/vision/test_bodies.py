@@ -130,21 +130,26 @@ def test_a_card_misread_at_one_corner_is_read_from_both() -> None:
     assert [c.card for c in two] == ["JC", "10C"]
 
 
-def test_two_cards_of_one_rank_on_one_cards_face_are_twins_given_its_outline() -> None:
-    """A 9C and a 9S alone on one card-shaped face are one card whose corners disagree: asked
-    for, each gets the face's outline (so its body can say the suit). Two overlapping cards of
-    one rank (a face too big for one card), or of two ranks, or twins not asked for get none."""
+def test_cards_read_on_one_cards_face_are_given_its_outline_when_asked() -> None:
+    """A 9C and a 9S alone on one card-shaped face are one card whose corners disagree, and a
+    certain 9D with an uncertain 2S read on its pips one card and its print: asked for
+    (``shared_faces``), each gets the face's outline (so its body can say which card it is).
+    Two overlapping cards of one rank (a face too big for one card), two certain cards of two
+    ranks, or cards not asked for get none."""
     image = photo_of([(50, 50, 150, 190), (110, 60, 210, 200), LONE_CARD])
     twins = [DetectedCard("9C", 0.97, UPPER), DetectedCard("9S", 0.97, LOWER)]
-    found = with_bodies(image, twins, twins=True)
+    found = with_bodies(image, twins, shared_faces=True)
     assert [c.outline is not None for c in found] == [True, True]
     (x, y), _, _ = found[0].outline  # type: ignore[misc]
     assert (x, y) == pytest.approx((450, 170), abs=2)
     assert [c.outline for c in with_bodies(image, twins)] == [None, None]
+    print_misread = [DetectedCard("9D", 0.97, UPPER), DetectedCard("2S", 0.6, LOWER, True)]
+    found = with_bodies(image, print_misread, shared_faces=True)
+    assert [c.outline is not None for c in found] == [True, True]
     two_ranks = [DetectedCard("9C", 0.97, UPPER), DetectedCard("8S", 0.97, LOWER)]
-    assert [c.outline for c in with_bodies(image, two_ranks, twins=True)] == [None, None]
+    assert [c.outline for c in with_bodies(image, two_ranks, shared_faces=True)] == [None, None]
     overlapping = [
         DetectedCard("9C", 0.97, index(55, 55)[0]),
         DetectedCard("9S", 0.97, index(115, 65)[0]),
     ]
-    assert [c.outline for c in with_bodies(image, overlapping, twins=True)] == [None, None]
+    assert [c.outline for c in with_bodies(image, overlapping, shared_faces=True)] == [None, None]

@@ -208,7 +208,7 @@ class _FixedBody:
 
 
 @pytest.mark.parametrize(
-    ("body", "twins", "certain"),
+    ("body", "one_face", "certain"),
     [
         (_body("C", "9"), True, {"9C"}),  # the face says clubs: the club stays, the spade asked
         (_body("C", "9", p=0.45), True, set()),  # a face unsure of its suit: both asked
@@ -216,7 +216,7 @@ class _FixedBody:
     ],
 )
 def test_two_cards_of_one_rank_on_one_face_need_that_face_to_agree(
-    body: BodyReading, twins: bool, certain: set[str]
+    body: BodyReading, one_face: bool, certain: set[str]
 ) -> None:
     """A 9C and a 9S read on large, sharp indices but lying on one card's face (one card whose
     corners disagree) are certain only as far as the face agrees; the same two readings on two
@@ -233,7 +233,9 @@ def test_two_cards_of_one_rank_on_one_face_need_that_face_to_agree(
         boxes = [(100.0, 100.0, 120.0, 135.0), (200.0, 230.0, 220.0, 265.0)]
         outline = ((160.0, 180.0), (130.0, 180.0), 0.0)
         cards = [
-            DetectedCard(card, 0.99, box, corners=(box,), body=1 if twins else k, outline=outline)
+            DetectedCard(
+                card, 0.99, box, corners=(box,), body=1 if one_face else k, outline=outline
+            )
             for k, (card, box) in enumerate(zip(("9C", "9S"), boxes, strict=True))
         ]
         image = np.full((400, 400, 3), 200, np.uint8)
@@ -242,7 +244,7 @@ def test_two_cards_of_one_rank_on_one_face_need_that_face_to_agree(
             image, cards, 1.0, {b: k for k, b in enumerate(boxes)}, probs, sharp
         )
         assert {c.card for c in read if not c.uncertain} == certain
-        if twins and certain:
+        if one_face and certain:
             assert "9C" in next(c for c in read if c.card == "9S").choices
     finally:
         reader.corroboration = rule
