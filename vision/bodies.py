@@ -179,17 +179,7 @@ def with_bodies(
         cards = [card for k, card in enumerate(cards) if k not in gone]
         labels = [label for k, label in enumerate(labels) if k not in gone]
     on_body = Counter(label for label in labels if label is not None)
-    ranks_on: dict[int, set[str]] = {}
-    certain_on: Counter[int] = Counter()
-    for card, label in zip(cards, labels, strict=True):
-        if label is not None:
-            ranks_on.setdefault(label, set()).add(card.card[:-1])
-            certain_on[label] += not card.uncertain
-    shared = {
-        lb
-        for lb, n in on_body.items()
-        if shared_faces and n > 1 and ((n == 2 and len(ranks_on[lb]) == 1) or certain_on[lb] == 1)
-    }
+    shared = _shared_faces(cards, labels) if shared_faces else set()
     return [
         dataclasses.replace(
             card,
@@ -200,6 +190,27 @@ def with_bodies(
         )
         for card, label in zip(cards, labels, strict=True)
     ]
+
+
+def _shared_faces(cards: Sequence[DetectedCard], labels: list[int | None]) -> set[int]:
+    """The bodies whose several cards are one card's.
+
+    Two of one rank (its corners disagreeing), or several of which only one is certain (its
+    print misread as the others).
+    """
+    ranks_on: dict[int, set[str]] = {}
+    on_body: Counter[int] = Counter()
+    certain_on: Counter[int] = Counter()
+    for card, label in zip(cards, labels, strict=True):
+        if label is not None:
+            ranks_on.setdefault(label, set()).add(card.card[:-1])
+            on_body[label] += 1
+            certain_on[label] += not card.uncertain
+    return {
+        label
+        for label, n in on_body.items()
+        if n > 1 and ((n == 2 and len(ranks_on[label]) == 1) or certain_on[label] == 1)
+    }
 
 
 def _corner_boxes(cards: Sequence[DetectedCard], scale: float) -> list[list[Box]]:

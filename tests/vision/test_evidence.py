@@ -198,8 +198,6 @@ def test_the_reader_asks_of_a_lone_small_corner_and_trusts_two() -> None:
 class _FixedBody:
     """A body model whose every face reads as ``reading``."""
 
-    corner = (0.16, 0.28)
-
     def __init__(self, reading: BodyReading) -> None:
         self.reading = reading
 
