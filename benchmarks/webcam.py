@@ -100,6 +100,10 @@ def sweep_rules() -> dict[str, Corroboration]:
         out[f"soft below {soft}"] = dataclasses.replace(base, soft_below=soft)
     for refute in (0.6, 0.75, 0.9, 0.97, 1.1):
         out[f"refute {refute}"] = dataclasses.replace(base, refute=refute)
+    for washed, black in ((0.0, 255.0), (20.0, 50.0), (40.0, 50.0), (30.0, 40.0), (30.0, 60.0)):
+        out[f"washed below {washed} black {black}"] = dataclasses.replace(
+            base, washed_below=washed, washed_black=black
+        )
     for red, black in ((0.1, 0.03), (0.2, 0.05), (0.3, 0.1)):
         out[f"ink red {red} black {black}"] = dataclasses.replace(
             base, red_above=red, black_below=black

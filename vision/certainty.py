@@ -21,7 +21,10 @@ confidence (a club as a spade, a grey-lit diamond as a spade), and its two corne
 Where the card's body is found (:mod:`vision.evidence`: its large pips' shape and colour, their
 count, a court's figure), the card stays certain only when the body agrees with the index; a body
 that says another suit or rank, or says nothing clearly, makes it a question. Where no body is
-found, a card read on small indices stays certain only when two of its corners agree.
+found, a card read on small indices stays certain only when two of its corners agree. In a
+washed-out photo (:func:`frame_colour`: little colour and no deep black, a webcam's dim grey
+frame, where neither the ink's colour nor a symbol's shape can be trusted at the index) every
+card needs its body's agreement.
 """
 
 from __future__ import annotations
@@ -201,6 +204,39 @@ COURTS = ("J", "Q", "K")
 
 
 @dataclass(frozen=True)
+class FrameColour:
+    """How much colour and how deep a black a whole photo shows (:func:`frame_colour`).
+
+    Attributes:
+        saturation (float): Mean HSV saturation, 0 (grey) to 255.
+        black (float): Grey level of its darkest 1 % of pixels, 0 to 255.
+    """
+
+    saturation: float
+    black: float
+
+
+GREY_WITH_BLACK = FrameColour(0.0, 0.0)
+"""A photo of no colour whose ink is black: small indices are read poorly, none is washed out."""
+
+
+def frame_colour(image: np.ndarray) -> FrameColour:
+    """The colour and the black of the uint8 BGR photo ``image`` (every 4th pixel of it).
+
+    Examples:
+        >>> grey = np.full((40, 40, 3), 120, np.uint8); grey[:8, :8] = 10
+        >>> frame_colour(grey)
+        FrameColour(saturation=0.0, black=10.0)
+        >>> round(frame_colour(np.full((40, 40, 3), (40, 40, 200), np.uint8)).saturation)
+        204
+    """
+    sample = np.ascontiguousarray(image[::4, ::4])
+    saturation = cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)[..., 1]
+    grey = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
+    return FrameColour(float(saturation.mean()), float(np.percentile(grey, 1)))
+
+
+@dataclass(frozen=True)
 class Corroboration:
     """When a card read with certainty from its index stays certain (:func:`corroborate`).
 
@@ -226,6 +262,10 @@ class Corroboration:
             photo's) is read at low resolution: unless its body agrees, it stays certain only
             when two of its corners agree (``small_index`` 0: every card is trusted on its
             index alone) ...
+        washed_below (float): Every card in a washed-out photo, one whose mean saturation
+            (:func:`frame_colour`) is under this ...
+        washed_black (float): ... and whose darkest 1 % is lighter than this, is read at low
+            resolution (``washed_below`` 0: no photo is washed out) ...
         context_above (float): ... and the context model (:mod:`vision.context`: the card face
             around an index) gives the card at least this at one of them (0: not asked for; over
             1: two corners never suffice, and the context model is not read).
@@ -241,15 +281,38 @@ class Corroboration:
     black_below: float = float("-inf")
     small_index: float = 0.0
     soft_below: float = float("inf")
+    washed_below: float = 0.0
+    washed_black: float = 255.0
     context_above: float = 0.0
     body_decides: bool = False
 
-    def low_resolution(self, index_px: float, sharpness: float) -> bool:
-        """Whether indices ``index_px`` high, ``sharpness`` sharp at best, are read poorly.
+    def low_resolution(
+        self,
+        index_px: float,
+        sharpness: float,
+        frame: FrameColour = GREY_WITH_BLACK,
+        shared: bool = False,
+    ) -> bool:
+        """Whether a card is read poorly, so that it needs agreement (its body's, or both corners').
 
-        A card read on them needs agreement (its body's, or both corners').
+        Args:
+            index_px (float): Its indices' height, pixels of the photo as read.
+            sharpness (float): Its sharpest corner crop's (:func:`crop_quality`).
+            frame (FrameColour): The photo's colour (:func:`frame_colour`).
+            shared (bool): It is one of the cards read on one card's face, read poorly as
+                small indices are.
+
+        Examples:
+            >>> rule = Corroboration(small_index=22, soft_below=0.07, washed_below=30,
+            ...                      washed_black=50)
+            >>> rule.low_resolution(15, 0.04), rule.low_resolution(30, 0.04)
+            (True, False)
+            >>> rule.low_resolution(30, 0.2, FrameColour(12, 70))  # a washed-out photo
+            True
         """
-        return index_px < self.small_index and sharpness < self.soft_below
+        if frame.saturation < self.washed_below and frame.black > self.washed_black:
+            return True
+        return shared or (index_px < self.small_index and sharpness < self.soft_below)
 
     def body_agrees(self, card: str, body: BodyReading) -> bool:
         """Whether the body ``body`` confirms the card ``card`` read at its index.
@@ -389,18 +452,21 @@ SERVING_CORROBORATION = Corroboration(
     refute=0.9,
     small_index=22.0,
     soft_below=0.07,
+    washed_below=30.0,
+    washed_black=50.0,
     context_above=1.1,
     body_decides=True,
 )
 """The body model's corroboration (opt-in: ``CardReader(corroboration=...)``; the reader's
-default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos): a card whose
-indices are under 22 px (as read) and soft (sharpness under 0.07), or one of the cards read on
-one card's face (its corners disagreeing, or its print misread), is certain only when its body
-agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or more); two
-corners agreeing do not suffice (on the validation webcam series they were wrong together). A
-body naming another card at 0.9 or more makes any card a question. Chosen on the validation
-webcam series (seeds 71 and 73: 6 wrong of 952 certain, against 132 of 1,282 index alone) and a
-validation series of ordinary synthetic scenes (seed 1901: recall 57.0 % against 58.6 % index
-alone) with ``benchmarks/webcam.py --sweep``; 26 px (5 wrong of 912) would make the README's
-sample hand, indices of 25-28 px, a question (models/README.md, "Reading: a card's body as
-evidence")."""
+default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos). A card whose
+indices are under 22 px (as read) and soft (sharpness under 0.07), one of the cards read on one
+card's face (its corners disagreeing, or its print misread), and any card in a washed-out photo
+(mean saturation under 30 and its darkest 1 % lighter than 50: a webcam's dim grey frame) is
+certain only when its body agrees (its suit at 0.85 or more, its rank, or any court for a court,
+at 0.3 or more); two corners agreeing do not suffice (on the validation webcam series they were
+wrong together). A body naming another card at 0.9 or more makes any card a question. Chosen on
+the validation webcam series (seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282
+index alone and 6 of 952 without the washed-out photo) and a validation series of ordinary
+synthetic scenes (seed 1901: recall 56.2 % against 58.5 % index alone) with
+``benchmarks/webcam.py --sweep``; 26 px would make the README's sample hand, indices of 25-28 px,
+a question (models/README.md, "Reading: a card's body as evidence")."""

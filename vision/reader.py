@@ -63,6 +63,7 @@ from vision.certainty import (
     CropEvidence,
     corroborate,
     crop_quality,
+    frame_colour,
     second_view,
 )
 from vision.context import load_context
@@ -570,7 +571,8 @@ class CardReader:
         Each card's body (where :mod:`vision.bodies` found its face) is read by the body model
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
         number of corners that read the card so, and whether its indices are read at low
-        resolution (their size and sharpness). Cards read on one card's face (its corners
+        resolution (their size and sharpness, and the photo's colour:
+        :func:`vision.certainty.frame_colour`). Cards read on one card's face (its corners
         disagreeing, or its print misread: :func:`vision.bodies.with_bodies`'s
         ``shared_faces``) need their body's agreement as a card read at low resolution does. A
         card made uncertain gets the cards its body names instead among its choices.
@@ -592,6 +594,7 @@ class CardReader:
             read = self.body.read(np.stack(crops))
         bodies = dict(zip(faces, read, strict=False))
         on_body = Counter(card.body for card in cards if card.outline is not None)
+        colour = frame_colour(image)
         out = list(cards)
         for k in sure:
             card = cards[k]
@@ -604,7 +607,7 @@ class CardReader:
                 (float(sharpness[rows[b]]) for b in card.corners if b in rows), default=0
             )
             shares = card.outline is not None and on_body[card.body] > 1
-            low = shares or self.corroboration.low_resolution(index_px / scale, sharpest)
+            low = self.corroboration.low_resolution(index_px / scale, sharpest, colour, shares)
             body = bodies.get(k)
             context = 1.0
             if self.corroboration.needs_context(agreeing, low) and (

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import RANKS, SUITS
-from vision.certainty import Corroboration, corroborate
+from vision.certainty import Corroboration, FrameColour, corroborate, frame_colour
 from vision.evidence import (
     FACE_SIZE,
     BodyReading,
@@ -95,6 +95,25 @@ def test_black_ink_refutes_a_red_index(card: str, redness: float, sure: bool) ->
 def test_red_ink_refutes_a_black_index(card: str, redness: float, sure: bool) -> None:
     rule = Corroboration(red_above=0.12, black_below=0.06, small_index=22.0)
     assert corroborate(card, True, 1, True, _body("S", "8", redness=redness), rule)[0] is sure
+
+
+def test_in_a_washed_out_photo_even_large_sharp_indices_need_agreement() -> None:
+    """A washed-out photo (:func:`vision.certainty.frame_colour`: little colour, no deep black)
+    makes even large sharp indices need agreement; a grey photo with black ink does not."""
+    rule = Corroboration(small_index=22.0, soft_below=0.07, washed_below=30.0, washed_black=50.0)
+    grey, washed = FrameColour(20.0, 10.0), FrameColour(20.0, 70.0)
+    assert rule.low_resolution(15.0, 0.04, grey) and not rule.low_resolution(40.0, 0.2, grey)
+    assert rule.low_resolution(40.0, 0.2, washed)
+    assert rule.low_resolution(40.0, 0.2, grey, shared=True)
+
+
+def test_frame_colour_measures_a_photos_colour_and_its_black() -> None:
+    """A webcam in dim grey light washes a photo's colour out and lifts its black."""
+    photo = _composite("8D", "8D")
+    before = frame_colour(photo)
+    after = frame_colour(webcam_camera(photo, np.random.default_rng(4)))
+    assert before.saturation > 60 and after.saturation < 30
+    assert after.black > before.black
 
 
 def test_without_a_body_a_small_index_needs_both_corners() -> None:
@@ -205,6 +224,63 @@ class _FixedBody:
         return [self.reading] * len(faces)
 
 
+def _grey_photo(washed: bool) -> np.ndarray:
+    """A 400 x 400 photo of no colour: grey paper alone (washed out), or with black ink too."""
+    image = np.full((400, 400, 3), 200, np.uint8)
+    if not washed:
+        image[300:360, 300:360] = 15
+    return image
+
+
+def _corroborated(
+    readings: tuple[str, ...], body: BodyReading, one_face: bool, image: np.ndarray
+) -> list[DetectedCard]:
+    """The cards ``readings`` (read with certainty at 0.99 on large, sharp indices, apart) as
+    the serving rule corroborates them, each body reading ``body``, in the photo ``image``."""
+    from vision.certainty import SERVING_CORROBORATION
+
+    reader = load_reader()
+    rule, saved = reader.corroboration, reader.__dict__.get("body")
+    try:
+        reader.corroboration = SERVING_CORROBORATION
+        reader.body = _FixedBody(body)  # type: ignore[assignment]
+        probs = np.zeros((len(readings), len(reader.classes)))
+        boxes = [(100.0 * k, 100.0, 100.0 * k + 20.0, 135.0) for k in range(1, len(readings) + 1)]
+        outline = ((160.0, 180.0), (130.0, 180.0), 0.0)
+        cards = []
+        for k, (card, box) in enumerate(zip(readings, boxes, strict=True)):
+            probs[k, reader.classes.index(card)] = 0.99
+            face = 1 if one_face else k
+            cards.append(DetectedCard(card, 0.99, box, corners=(box,), body=face, outline=outline))
+        sharp = np.full(len(readings), 0.3)
+        rows = {b: k for k, b in enumerate(boxes)}
+        return reader.corroborated(image, cards, 1.0, rows, probs, sharp)
+    finally:
+        reader.corroboration = rule
+        if saved is None:
+            reader.__dict__.pop("body", None)
+        else:
+            reader.body = saved
+
+
+@pytest.mark.parametrize(
+    ("body", "washed", "certain"),
+    [
+        (_body("C", "9"), True, {"9C"}),  # the bodies say clubs: the club stays certain
+        (_body("C", "9", p=0.45), True, set()),  # bodies unsure of their suit: both asked
+        (_body("C", "9", p=0.45), False, {"9C", "9S"}),  # the same with black ink in the photo
+    ],
+)
+def test_in_a_washed_out_photo_every_card_needs_its_body(
+    body: BodyReading, washed: bool, certain: set[str]
+) -> None:
+    """A photo of no colour and no deep black (a webcam's dim grey frame) trusts no index
+    alone, however large and sharp: a 9C and a 9S on faces of their own are certain only as far
+    as their bodies agree. With black ink in the photo, large sharp indices stand alone."""
+    read = _corroborated(("9C", "9S"), body, False, _grey_photo(washed))
+    assert {c.card for c in read if not c.uncertain} == certain
+
+
 @pytest.mark.parametrize(
     ("body", "one_face", "certain"),
     [
@@ -219,37 +295,10 @@ def test_two_cards_of_one_rank_on_one_face_need_that_face_to_agree(
     """A 9C and a 9S read on large, sharp indices but lying on one card's face (one card whose
     corners disagree) are certain only as far as the face agrees; the same two readings on two
     faces, with faces that say nothing clearly, stay certain."""
-    from vision.certainty import SERVING_CORROBORATION
-
-    reader = load_reader()
-    rule, saved = reader.corroboration, reader.__dict__.get("body")
-    try:
-        reader.corroboration = SERVING_CORROBORATION
-        reader.body = _FixedBody(body)  # type: ignore[assignment]
-        probs = np.zeros((2, len(reader.classes)))
-        probs[0, reader.classes.index("9C")] = probs[1, reader.classes.index("9S")] = 0.99
-        boxes = [(100.0, 100.0, 120.0, 135.0), (200.0, 230.0, 220.0, 265.0)]
-        outline = ((160.0, 180.0), (130.0, 180.0), 0.0)
-        cards = [
-            DetectedCard(
-                card, 0.99, box, corners=(box,), body=1 if one_face else k, outline=outline
-            )
-            for k, (card, box) in enumerate(zip(("9C", "9S"), boxes, strict=True))
-        ]
-        image = np.full((400, 400, 3), 200, np.uint8)
-        sharp = np.full(2, 0.3)
-        read = reader.corroborated(
-            image, cards, 1.0, {b: k for k, b in enumerate(boxes)}, probs, sharp
-        )
-        assert {c.card for c in read if not c.uncertain} == certain
-        if one_face and certain:
-            assert "9C" in next(c for c in read if c.card == "9S").choices
-    finally:
-        reader.corroboration = rule
-        if saved is None:
-            reader.__dict__.pop("body", None)
-        else:
-            reader.body = saved
+    read = _corroborated(("9C", "9S"), body, one_face, _grey_photo(washed=False))
+    assert {c.card for c in read if not c.uncertain} == certain
+    if one_face and certain:
+        assert "9C" in next(c for c in read if c.card == "9S").choices
 
 
 def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
