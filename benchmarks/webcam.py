@@ -104,6 +104,8 @@ def sweep_rules() -> dict[str, Corroboration]:
         out[f"washed below {washed} black {black}"] = dataclasses.replace(
             base, washed_below=washed, washed_black=black
         )
+    for middle in (170.0, 230.0, 256.0):
+        out[f"washed middle {middle}"] = dataclasses.replace(base, washed_middle=middle)
     for red, black in ((0.1, 0.03), (0.2, 0.05), (0.3, 0.1)):
         out[f"ink red {red} black {black}"] = dataclasses.replace(
             base, red_above=red, black_below=black

@@ -205,35 +205,38 @@ COURTS = ("J", "Q", "K")
 
 @dataclass(frozen=True)
 class FrameColour:
-    """How much colour and how deep a black a whole photo shows (:func:`frame_colour`).
+    """How much colour, black and light a whole photo shows (:func:`frame_colour`).
 
     Attributes:
         saturation (float): Mean HSV saturation, 0 (grey) to 255.
         black (float): Grey level of its darkest 1 % of pixels, 0 to 255.
+        middle (float): Its median grey level, 0 to 255.
     """
 
     saturation: float
     black: float
+    middle: float
 
 
-GREY_WITH_BLACK = FrameColour(0.0, 0.0)
+GREY_WITH_BLACK = FrameColour(0.0, 0.0, 128.0)
 """A photo of no colour whose ink is black: small indices are read poorly, none is washed out."""
 
 
 def frame_colour(image: np.ndarray) -> FrameColour:
-    """The colour and the black of the uint8 BGR photo ``image`` (every 4th pixel of it).
+    """The colour, black and light of the uint8 BGR photo ``image`` (every 4th pixel of it).
 
     Examples:
         >>> grey = np.full((40, 40, 3), 120, np.uint8); grey[:8, :8] = 10
         >>> frame_colour(grey)
-        FrameColour(saturation=0.0, black=10.0)
+        FrameColour(saturation=0.0, black=10.0, middle=120.0)
         >>> round(frame_colour(np.full((40, 40, 3), (40, 40, 200), np.uint8)).saturation)
         204
     """
     sample = np.ascontiguousarray(image[::4, ::4])
     saturation = cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)[..., 1]
     grey = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
-    return FrameColour(float(saturation.mean()), float(np.percentile(grey, 1)))
+    black, middle = np.percentile(grey, (1, 50))
+    return FrameColour(float(saturation.mean()), float(black), float(middle))
 
 
 @dataclass(frozen=True)
@@ -264,8 +267,11 @@ class Corroboration:
             index alone) ...
         washed_below (float): Every card in a washed-out photo, one whose mean saturation
             (:func:`frame_colour`) is under this ...
-        washed_black (float): ... and whose darkest 1 % is lighter than this, is read at low
-            resolution (``washed_below`` 0: no photo is washed out) ...
+        washed_black (float): ... whose darkest 1 % is lighter than this ...
+        washed_middle (float): ... and whose median grey is under this (a camera in dim light
+            exposes to a mid grey; an overexposed photo is bright, and its certainty point
+            already weighs its clipped crops), is read at low resolution (``washed_below`` 0: no
+            photo is washed out) ...
         context_above (float): ... and the context model (:mod:`vision.context`: the card face
             around an index) gives the card at least this at one of them (0: not asked for; over
             1: two corners never suffice, and the context model is not read).
@@ -283,6 +289,7 @@ class Corroboration:
     soft_below: float = float("inf")
     washed_below: float = 0.0
     washed_black: float = 255.0
+    washed_middle: float = 256.0
     context_above: float = 0.0
     body_decides: bool = False
 
@@ -307,10 +314,14 @@ class Corroboration:
             ...                      washed_black=50)
             >>> rule.low_resolution(15, 0.04), rule.low_resolution(30, 0.04)
             (True, False)
-            >>> rule.low_resolution(30, 0.2, FrameColour(12, 70))  # a washed-out photo
+            >>> rule.low_resolution(30, 0.2, FrameColour(12, 70, 110))  # a washed-out photo
             True
         """
-        if frame.saturation < self.washed_below and frame.black > self.washed_black:
+        if (
+            frame.saturation < self.washed_below
+            and frame.black > self.washed_black
+            and frame.middle < self.washed_middle
+        ):
             return True
         return shared or (index_px < self.small_index and sharpness < self.soft_below)
 
@@ -454,6 +465,7 @@ SERVING_CORROBORATION = Corroboration(
     soft_below=0.07,
     washed_below=30.0,
     washed_black=50.0,
+    washed_middle=200.0,
     context_above=1.1,
     body_decides=True,
 )
@@ -461,12 +473,13 @@ SERVING_CORROBORATION = Corroboration(
 default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos). A card whose
 indices are under 22 px (as read) and soft (sharpness under 0.07), one of the cards read on one
 card's face (its corners disagreeing, or its print misread), and any card in a washed-out photo
-(mean saturation under 30 and its darkest 1 % lighter than 50: a webcam's dim grey frame) is
-certain only when its body agrees (its suit at 0.85 or more, its rank, or any court for a court,
-at 0.3 or more); two corners agreeing do not suffice (on the validation webcam series they were
-wrong together). A body naming another card at 0.9 or more makes any card a question. Chosen on
-the validation webcam series (seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282
-index alone and 6 of 952 without the washed-out photo) and a validation series of ordinary
-synthetic scenes (seed 1901: recall 56.2 % against 58.5 % index alone) with
-``benchmarks/webcam.py --sweep``; 26 px would make the README's sample hand, indices of 25-28 px,
-a question (models/README.md, "Reading: a card's body as evidence")."""
+(mean saturation under 30, its darkest 1 % lighter than 50, its median grey under 200: a
+webcam's dim grey frame) is certain only when its body agrees (its suit at 0.85 or more, its
+rank, or any court for a court, at 0.3 or more); two corners agreeing do not suffice (on the
+validation webcam series they were wrong together). A body naming another card at 0.9 or more
+makes any card a question. Chosen on the validation webcam series (seeds 71 and 73: 0 wrong of
+827 certain, against 132 of 1,282 index alone and 6 of 952 without the washed-out photo) and
+validation series of ordinary synthetic scenes (seeds 1901 and 1902: recall 57.0 and 50.7 %
+against 58.5 and 53.8 % index alone) with ``benchmarks/webcam.py --sweep``; 26 px would make the
+README's sample hand, indices of 25-28 px, a question (models/README.md, "Reading: a card's body
+as evidence")."""

@@ -98,12 +98,18 @@ def test_red_ink_refutes_a_black_index(card: str, redness: float, sure: bool) ->
 
 
 def test_in_a_washed_out_photo_even_large_sharp_indices_need_agreement() -> None:
-    """A washed-out photo (:func:`vision.certainty.frame_colour`: little colour, no deep black)
-    makes even large sharp indices need agreement; a grey photo with black ink does not."""
-    rule = Corroboration(small_index=22.0, soft_below=0.07, washed_below=30.0, washed_black=50.0)
-    grey, washed = FrameColour(20.0, 10.0), FrameColour(20.0, 70.0)
+    """A washed-out photo (:func:`vision.certainty.frame_colour`: little colour, no deep black,
+    mid grey) makes even large sharp indices need agreement; a grey photo with black ink, or an
+    overexposed one, does not."""
+    rule = Corroboration(
+        small_index=22.0, soft_below=0.07, washed_below=30.0, washed_black=50.0,
+        washed_middle=200.0,
+    )  # fmt: skip
+    grey, washed = FrameColour(20.0, 10.0, 110.0), FrameColour(20.0, 70.0, 110.0)
+    overexposed = FrameColour(20.0, 70.0, 250.0)
     assert rule.low_resolution(15.0, 0.04, grey) and not rule.low_resolution(40.0, 0.2, grey)
     assert rule.low_resolution(40.0, 0.2, washed)
+    assert not rule.low_resolution(40.0, 0.2, overexposed)
     assert rule.low_resolution(40.0, 0.2, grey, shared=True)
 
 
@@ -225,8 +231,8 @@ class _FixedBody:
 
 
 def _grey_photo(washed: bool) -> np.ndarray:
-    """A 400 x 400 photo of no colour: grey paper alone (washed out), or with black ink too."""
-    image = np.full((400, 400, 3), 200, np.uint8)
+    """A 400 x 400 photo of no colour: mid-grey paper alone (washed out), or with black ink."""
+    image = np.full((400, 400, 3), 150, np.uint8)
     if not washed:
         image[300:360, 300:360] = 15
     return image
