@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import MODELS_DIR  # noqa: E402
-from vision.certainty import NO_CORROBORATION, SERVING_CORROBORATION  # noqa: E402
+from vision.certainty import NO_CORROBORATION, STRICT_CORROBORATION  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.training.synth.webcam import webcam_frame  # noqa: E402
@@ -253,7 +253,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     ap.add_argument(
         "--index-alone", action="store_true",
-        help="certain cards are not corroborated by their bodies or corners (the reader before)",
+        help="certain cards are not corroborated by their bodies or corners (NO_CORROBORATION)",
     )  # fmt: skip
     ap.add_argument(
         "--corners-only", action="store_true",
@@ -261,7 +261,8 @@ def main() -> None:
     )  # fmt: skip
     ap.add_argument(
         "--body", action="store_true",
-        help="certain cards corroborated as SERVING_CORROBORATION says (the body model's rule)",
+        help="certain cards corroborated as STRICT_CORROBORATION says (small indices need their "
+        "bodies too; the default reader: DEFAULT_CORROBORATION)",
     )  # fmt: skip
     ap.add_argument("--models", type=Path, default=None, help="another models folder")
     a = ap.parse_args()
@@ -276,9 +277,9 @@ def main() -> None:
     if a.index_alone:
         reader = CardReader(models, corroboration=NO_CORROBORATION)
     elif a.body:
-        reader = CardReader(models, corroboration=SERVING_CORROBORATION)
+        reader = CardReader(models, corroboration=STRICT_CORROBORATION)
     elif a.corners_only:
-        reader = CardReader(models, corroboration=SERVING_CORROBORATION)
+        reader = CardReader(models, corroboration=STRICT_CORROBORATION)
         reader.body = None
     else:
         reader = load_reader(models)

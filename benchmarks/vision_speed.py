@@ -3,9 +3,9 @@
 Prints model sizes and, for each set of photos, the CPU time of a read (decode + read, as an
 upload is read) with where it goes: decoding, the detector's pass at 640, its second look
 (region or tiles), cutting the crops, the classifier's batch, its re-reads of unsure crops at
-quarter turns, the card bodies, and the rest. Times are CPU seconds of the whole process
-(``time.process_time``), so a busy shared machine does not inflate them; run with ``--threads 1``
-(the default) for the cost on one core.
+quarter turns, finding the card bodies, reading them (the corroboration), and the rest. Times are
+CPU seconds of the whole process (``time.process_time``), so a busy shared machine does not
+inflate them; run with ``--threads 1`` (the default) for the cost on one core.
 
 Sets: synthetic photos at phone sizes (1600-2048 px long side, JPEG q90; also scored against
 their cards: precision and recall of the certain cards), the shared real photos (timed only:
@@ -17,7 +17,7 @@ and synthetic 4000x3000 JPEGs.
 
 Usage:
     python benchmarks/vision_speed.py [--threads 1] [--scenes 30] [--phone 4] [--real DIR]
-        [--real-phone] [--float-detector | --exact-int8]
+        [--real-phone] [--float-detector | --exact-int8] [--index-alone]
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 import vision.detection  # noqa: E402
 import vision.reader  # noqa: E402
 from vision import CACHE_DIR, MODELS_DIR  # noqa: E402
+from vision.certainty import NO_CORROBORATION  # noqa: E402
 from vision.reader import CardReader, Reading  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
@@ -59,6 +60,7 @@ STAGES = (
     "classifier",
     "re-reads",
     "bodies",
+    "corroboration",
     "rest",
 )
 
@@ -105,6 +107,7 @@ def clocked(reader: CardReader) -> StageClock:
     clock.wrap(vision.reader, "crop_index", "crops")
     clock.wrap(vision.reader, "normalize_crops", "crops")
     clock.wrap(vision.reader, "with_bodies", "bodies")
+    clock.wrap(reader, "corroborated", "corroboration")
     return clock
 
 
@@ -211,6 +214,10 @@ def main() -> None:
         help="the detector in float32, not its int8 copy (vision.training.quantize)",
     )  # fmt: skip
     ap.add_argument(
+        "--index-alone", action="store_true",
+        help="no card corroborated by its body (vision.certainty.NO_CORROBORATION)",
+    )  # fmt: skip
+    ap.add_argument(
         "--exact-int8", action="store_true",
         help="the int8 copy computed as without VNNI (vision.detection.EXACT_INT8)",
     )  # fmt: skip
@@ -221,7 +228,12 @@ def main() -> None:
 
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(MODELS_DIR.glob("*.onnx"))}
     print(", ".join(f"{k} {v:.1f} MB" for k, v in sizes.items()), f"(threads {a.threads})")
-    reader = CardReader(threads=a.threads, context=not a.no_context, int8=not a.float_detector)
+    reader = CardReader(
+        threads=a.threads,
+        context=not a.no_context,
+        int8=not a.float_detector,
+        corroboration=NO_CORROBORATION if a.index_alone else None,
+    )
     print(f"context model: {'off' if a.no_context else 'on'}")
     print(f"detector: {reader.detector_file.name}")
     clock = clocked(reader)

@@ -3,7 +3,7 @@
 Reads every frame of generated webcam series (``python -m vision.training.synth.generate
 --webcam --out DIR --n N --seed S --val-frac 1``: 1280x720 frames of 3-13 cards on a desk in dim
 light, indices 12-20 px) once, then decides certainty under each corroboration rule
-(:class:`vision.certainty.Corroboration`; ``index alone`` is the reader before it) and prints,
+(:class:`vision.certainty.Corroboration`; ``index alone`` trusts every index) and prints,
 per rule: the cards read with certainty, those whose identity is on no card of the frame
 ("wrong", and of them "wrong suit": a card of that rank lies there in another suit), their share
 of the certain cards, precision and recall against the labelled visible cards, and the cards
@@ -34,8 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 from vision import MODELS_DIR  # noqa: E402
 from vision.certainty import (  # noqa: E402
+    DEFAULT_CORROBORATION,
     NO_CORROBORATION,
-    SERVING_CORROBORATION,
+    STRICT_CORROBORATION,
     Corroboration,
 )
 from vision.detection import DetectedCard  # noqa: E402
@@ -76,14 +77,15 @@ agree and the context model gives it 0.9 (the rule before the body model)."""
 RULES: dict[str, Corroboration] = {
     "index alone": NO_CORROBORATION,
     "corners only": CORNERS_ONLY,
-    "serving": SERVING_CORROBORATION,
+    "default": DEFAULT_CORROBORATION,
+    "strict": STRICT_CORROBORATION,
 }
 
 
 def sweep_rules() -> dict[str, Corroboration]:
-    """Rules around the serving one, for choosing it (on a series never used to confirm)."""
+    """Rules around the strict one, for choosing it (on a series never used to confirm)."""
     out = dict(RULES)
-    base = SERVING_CORROBORATION
+    base = STRICT_CORROBORATION
     for decides in (False, True):
         for context in (0.9, 0.95, 1.1):
             for suit in (0.5, 0.7, 0.85, 0.95):
@@ -157,7 +159,7 @@ def run(
         return contexts[key]
 
     reader._context_of = context_once  # type: ignore[method-assign]
-    reader.corroboration = SERVING_CORROBORATION  # so that the reader calls it
+    reader.corroboration = STRICT_CORROBORATION  # so that the reader calls it
     try:
         for folder in folders:
             rows = [json.loads(line) for line in (folder / "meta" / "val.jsonl").open()][:limit]
@@ -180,7 +182,7 @@ def run(
                     for card in cards:
                         for kind in ("all", "body" if card.outline is not None else "no body"):
                             tallies[name][kind].add(card, placed, visible)
-                reader.corroboration = SERVING_CORROBORATION
+                reader.corroboration = STRICT_CORROBORATION
     finally:
         reader.corroborated = corroborated  # type: ignore[method-assign]
         reader._context_of = context_of  # type: ignore[method-assign]
@@ -208,11 +210,11 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--sweep", action="store_true", help="also rules around the serving one")
+    ap.add_argument("--sweep", action="store_true", help="also rules around the strict one")
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     cv2.setNumThreads(1)
-    reader = CardReader(a.models, threads=a.threads, corroboration=SERVING_CORROBORATION)
+    reader = CardReader(a.models, threads=a.threads, corroboration=STRICT_CORROBORATION)
     rules = sweep_rules() if a.sweep else RULES
     tallies, seen, seconds = run(a.folders, reader, rules, a.limit)
     print(format_table(tallies, seen["visible"]))

@@ -29,6 +29,7 @@ card needs its body's agreement.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -272,6 +273,9 @@ class Corroboration:
             exposes to a mid grey; an overexposed photo is bright, and its certainty point
             already weighs its clipped crops), is read at low resolution (``washed_below`` 0: no
             photo is washed out) ...
+        shared_faces (bool): The cards read on one card's face (its corners disagreeing, or its
+            print misread: :func:`vision.bodies.with_bodies`'s ``shared_faces``) each get that
+            face and are read at low resolution ...
         context_above (float): ... and the context model (:mod:`vision.context`: the card face
             around an index) gives the card at least this at one of them (0: not asked for; over
             1: two corners never suffice, and the context model is not read).
@@ -290,6 +294,7 @@ class Corroboration:
     washed_below: float = 0.0
     washed_black: float = 255.0
     washed_middle: float = 256.0
+    shared_faces: bool = False
     context_above: float = 0.0
     body_decides: bool = False
 
@@ -307,11 +312,11 @@ class Corroboration:
             sharpness (float): Its sharpest corner crop's (:func:`crop_quality`).
             frame (FrameColour): The photo's colour (:func:`frame_colour`).
             shared (bool): It is one of the cards read on one card's face, read poorly as
-                small indices are.
+                small indices are when :attr:`shared_faces`.
 
         Examples:
             >>> rule = Corroboration(small_index=22, soft_below=0.07, washed_below=30,
-            ...                      washed_black=50)
+            ...                      washed_black=50, washed_middle=200)
             >>> rule.low_resolution(15, 0.04), rule.low_resolution(30, 0.04)
             (True, False)
             >>> rule.low_resolution(30, 0.2, FrameColour(12, 70, 110))  # a washed-out photo
@@ -323,7 +328,9 @@ class Corroboration:
             and frame.middle < self.washed_middle
         ):
             return True
-        return shared or (index_px < self.small_index and sharpness < self.soft_below)
+        if shared and self.shared_faces:
+            return True
+        return index_px < self.small_index and sharpness < self.soft_below
 
     def body_agrees(self, card: str, body: BodyReading) -> bool:
         """Whether the body ``body`` confirms the card ``card`` read at its index.
@@ -457,29 +464,33 @@ def corroborate(
     return corners_agreeing >= 2 and context >= rule.context_above, ()
 
 
-SERVING_CORROBORATION = Corroboration(
+DEFAULT_CORROBORATION = Corroboration(
     body_suit=0.85,
     body_rank=0.3,
     refute=0.9,
-    small_index=22.0,
-    soft_below=0.07,
     washed_below=30.0,
     washed_black=50.0,
     washed_middle=200.0,
     context_above=1.1,
     body_decides=True,
 )
-"""The body model's corroboration (opt-in: ``CardReader(corroboration=...)``; the reader's
-default is :data:`NO_CORROBORATION` until it costs no recall on ordinary photos). A card whose
-indices are under 22 px (as read) and soft (sharpness under 0.07), one of the cards read on one
-card's face (its corners disagreeing, or its print misread), and any card in a washed-out photo
-(mean saturation under 30, its darkest 1 % lighter than 50, its median grey under 200: a
-webcam's dim grey frame) is certain only when its body agrees (its suit at 0.85 or more, its
-rank, or any court for a court, at 0.3 or more); two corners agreeing do not suffice (on the
-validation webcam series they were wrong together). A body naming another card at 0.9 or more
-makes any card a question. Chosen on the validation webcam series (seeds 71 and 73: 0 wrong of
-827 certain, against 132 of 1,282 index alone and 6 of 952 without the washed-out photo) and
-validation series of ordinary synthetic scenes (seeds 1901 and 1902: recall 57.0 and 50.7 %
-against 58.5 and 53.8 % index alone) with ``benchmarks/webcam.py --sweep``; 26 px would make the
-README's sample hand, indices of 25-28 px, a question (models/README.md, "Reading: a card's body
-as evidence")."""
+"""The reader's corroboration (:class:`vision.reader.CardReader`'s default). A body naming
+another card at 0.9 or more makes any card a question. In a washed-out photo (mean saturation
+under 30, its darkest 1 % lighter than 50, its median grey under 200: a webcam's dim grey frame)
+a card is certain only when its body agrees (its suit at 0.85 or more, its rank, or any court
+for a court, at 0.3 or more); two corners agreeing do not suffice. Elsewhere a card certain at
+its index stays so. Figures: models/README.md, "Reading: a card's body as evidence"."""
+
+STRICT_CORROBORATION = dataclasses.replace(
+    DEFAULT_CORROBORATION, small_index=22.0, soft_below=0.07, shared_faces=True
+)
+"""The strict corroboration (opt-in: ``CardReader(corroboration=STRICT_CORROBORATION)``, since
+it costs recall on ordinary photos): :data:`DEFAULT_CORROBORATION`, and a card whose indices are
+under 22 px (as read) and soft (sharpness under 0.07), or one of the cards read on one card's
+face (its corners disagreeing, or its print misread), is certain only when its body agrees too
+(on the validation webcam series two corners were wrong together). Chosen on the validation
+webcam series (seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282 index alone and 6
+of 952 without the washed-out photo) and validation series of ordinary synthetic scenes (seeds
+1901 and 1902: recall 57.0 and 50.7 % against 58.5 and 53.8 % index alone) with
+``benchmarks/webcam.py --sweep``; 26 px would make the README's sample hand, indices of 25-28
+px, a question."""

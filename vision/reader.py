@@ -55,6 +55,7 @@ import numpy as np
 from vision import CARDS, MODELS_DIR
 from vision.bodies import with_bodies
 from vision.certainty import (
+    DEFAULT_CORROBORATION,
     NO_CORROBORATION,
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
@@ -253,13 +254,14 @@ class CardReader:
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
             :mod:`vision.detection`) when the folder holds one made from its float model.
         corroboration (Corroboration | None): When a card read with certainty at its index
-            stays certain (:func:`vision.certainty.corroborate`: its body agrees, or two corners
-            do); by default none (the cards certain at their index stay so). Pass
-            :data:`vision.certainty.SERVING_CORROBORATION` for webcam frames: with the folder's
-            body model (``card_body.onnx``, :mod:`vision.evidence`) it asks about most cards read
-            on small indices rather than state a wrong suit, at a cost in recall on ordinary
-            photos and show-mode tables (models/README.md, "Reading: a card's body as
-            evidence"), so it is not the default yet.
+            stays certain (:func:`vision.certainty.corroborate`), weighing its body as the
+            folder's body model (``card_body.onnx``, :mod:`vision.evidence`) reads it; by
+            default :data:`vision.certainty.DEFAULT_CORROBORATION` (a body that names another
+            card makes it a question; in a washed-out photo only a body that agrees keeps it
+            certain). :data:`vision.certainty.STRICT_CORROBORATION` also asks about most cards
+            read on small indices, at a cost in recall on ordinary photos and show-mode tables;
+            :data:`vision.certainty.NO_CORROBORATION` trusts every index alone (models/README.md,
+            "Reading: a card's body as evidence").
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
@@ -314,7 +316,7 @@ class CardReader:
         self.none_above = none_above
         self.paper_below = paper_below
         self.context = load_context(models_dir, so) if context else None
-        self.corroboration = NO_CORROBORATION if corroboration is None else corroboration
+        self.corroboration = DEFAULT_CORROBORATION if corroboration is None else corroboration
         self._load_body = partial(load_body, models_dir, so)
         self._lock = threading.Lock()
 
@@ -540,7 +542,8 @@ class CardReader:
         rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
         corroborating = self.corroboration != NO_CORROBORATION
-        out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=corroborating)
+        shared = self.corroboration.shared_faces
+        out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=shared)
         if corroborating:
             out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
@@ -552,8 +555,8 @@ class CardReader:
     def body(self) -> BodyModel | None:
         """The folder's body model (:mod:`vision.evidence`), or None.
 
-        Loaded when a corroboration rule first needs it: the reader serves none
-        (:data:`vision.certainty.NO_CORROBORATION`).
+        Loaded when a corroboration rule first needs it (none does with
+        :data:`vision.certainty.NO_CORROBORATION`).
         """
         return self._load_body()
 
@@ -572,10 +575,11 @@ class CardReader:
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
         number of corners that read the card so, and whether its indices are read at low
         resolution (their size and sharpness, and the photo's colour:
-        :func:`vision.certainty.frame_colour`). Cards read on one card's face (its corners
-        disagreeing, or its print misread: :func:`vision.bodies.with_bodies`'s
-        ``shared_faces``) need their body's agreement as a card read at low resolution does. A
-        card made uncertain gets the cards its body names instead among its choices.
+        :func:`vision.certainty.frame_colour`). Under a rule with ``shared_faces``, cards read on
+        one card's face (its corners disagreeing, or its print misread:
+        :func:`vision.bodies.with_bodies`'s ``shared_faces``) need their body's agreement as a
+        card read at low resolution does. A card made uncertain gets the cards its body names
+        instead among its choices.
 
         Args:
             image (np.ndarray): The photo as read.

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from vision import RANKS, SUITS
-from vision.certainty import Corroboration, FrameColour, corroborate, frame_colour
+from vision.certainty import (
+    DEFAULT_CORROBORATION,
+    NO_CORROBORATION,
+    STRICT_CORROBORATION,
+    Corroboration,
+    FrameColour,
+    corroborate,
+    frame_colour,
+)
 from vision.evidence import (
     FACE_SIZE,
     BodyReading,
@@ -15,7 +23,7 @@ from vision.evidence import (
     ink_redness,
     paper_balanced,
 )
-from vision.reader import DetectedCard, load_reader
+from vision.reader import CardReader, DetectedCard, load_reader
 from vision.training.synth.faces import draw_suit
 from vision.training.synth.webcam import webcam_camera
 
@@ -57,11 +65,11 @@ def test_a_body_unsure_of_its_suit_counts_as_none() -> None:
     assert corroborate("7C", True, 1, False, torn, RULE) == (True, ())
 
 
-def test_served_a_small_index_needs_its_found_body_and_two_corners_do_not_do() -> None:
-    """As served, a card read on small soft indices whose body was found but is unsure of its
-    suit is asked about even when both its corners read it so; its body agreeing keeps it."""
-    from vision.certainty import SERVING_CORROBORATION as served
-
+def test_strictly_a_small_index_needs_its_found_body_and_two_corners_do_not_do() -> None:
+    """Under the strict rule, a card read on small soft indices whose body was found but is
+    unsure of its suit is asked about even when both its corners read it so; its body agreeing
+    keeps it."""
+    served = STRICT_CORROBORATION
     torn = BodyReading(np.array([0.45, 0.0, 0.0, 0.55]), np.eye(13)[6], 0.0)
     assert corroborate("7S", True, 2, True, torn, served) == (False, ())
     assert corroborate("7S", True, 1, True, _body("S", "7"), served) == (True, ())
@@ -110,7 +118,23 @@ def test_in_a_washed_out_photo_even_large_sharp_indices_need_agreement() -> None
     assert rule.low_resolution(15.0, 0.04, grey) and not rule.low_resolution(40.0, 0.2, grey)
     assert rule.low_resolution(40.0, 0.2, washed)
     assert not rule.low_resolution(40.0, 0.2, overexposed)
-    assert rule.low_resolution(40.0, 0.2, grey, shared=True)
+
+
+def test_the_default_rule_trusts_small_indices_where_the_strict_one_asks() -> None:
+    """Small soft indices in a photo that is not washed out: the default reader keeps them
+    certain (ordinary photos keep their recall), the strict rule asks for their bodies."""
+    grey = FrameColour(20.0, 10.0, 110.0)
+    assert not DEFAULT_CORROBORATION.low_resolution(15.0, 0.04, grey)
+    assert STRICT_CORROBORATION.low_resolution(15.0, 0.04, grey)
+    washed = FrameColour(20.0, 70.0, 110.0)
+    assert DEFAULT_CORROBORATION.low_resolution(40.0, 0.2, washed)
+
+
+def test_cards_on_one_face_need_agreement_only_when_the_rule_says_so() -> None:
+    shares = Corroboration(shared_faces=True)
+    assert shares.low_resolution(40.0, 0.2, shared=True)
+    assert not shares.low_resolution(40.0, 0.2)
+    assert not Corroboration().low_resolution(40.0, 0.2, shared=True)
 
 
 def test_frame_colour_measures_a_photos_colour_and_its_black() -> None:
@@ -242,13 +266,11 @@ def _corroborated(
     readings: tuple[str, ...], body: BodyReading, one_face: bool, image: np.ndarray
 ) -> list[DetectedCard]:
     """The cards ``readings`` (read with certainty at 0.99 on large, sharp indices, apart) as
-    the serving rule corroborates them, each body reading ``body``, in the photo ``image``."""
-    from vision.certainty import SERVING_CORROBORATION
-
+    the strict rule corroborates them, each body reading ``body``, in the photo ``image``."""
     reader = load_reader()
     rule, saved = reader.corroboration, reader.__dict__.get("body")
     try:
-        reader.corroboration = SERVING_CORROBORATION
+        reader.corroboration = STRICT_CORROBORATION
         reader.body = _FixedBody(body)  # type: ignore[assignment]
         probs = np.zeros((len(readings), len(reader.classes)))
         boxes = [(100.0 * k, 100.0, 100.0 * k + 20.0, 135.0) for k in range(1, len(readings) + 1)]
@@ -333,18 +355,14 @@ def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
     return photo
 
 
-def _read(photo: np.ndarray, index_alone: bool) -> list[DetectedCard]:
-    from vision.certainty import NO_CORROBORATION, SERVING_CORROBORATION
-
-    reader = load_reader()
-    rule = reader.corroboration
-    try:
-        reader.corroboration = NO_CORROBORATION if index_alone else SERVING_CORROBORATION
-        return reader.read(photo).cards
-    finally:
-        reader.corroboration = rule
+def _read(photo: np.ndarray, rule: Corroboration | None = None) -> list[DetectedCard]:
+    """The cards a fresh reader of the shipped models reads on ``photo`` (its default rule when
+    ``rule`` is None)."""
+    reader = CardReader() if rule is None else CardReader(corroboration=rule)
+    return reader.read(photo).cards
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["default reader", "strict rule"])
 @pytest.mark.parametrize(
     ("index", "body", "offered"),
     [
@@ -355,13 +373,16 @@ def _read(photo: np.ndarray, index_alone: bool) -> list[DetectedCard]:
         ("QC", "7C", "7C"),  # a court's index on a number card's body
     ],
 )
-def test_an_index_its_body_contradicts_is_asked_about(index: str, body: str, offered: str) -> None:
+def test_an_index_its_body_contradicts_is_asked_about(
+    index: str, body: str, offered: str, strict: bool
+) -> None:
     """Read at its index alone the card is certain; its body says otherwise, so the reader
-    asks, offering the card the body names. (Fails without a body model in ``models/``.)"""
+    asks, offering the card the body names: by default, and under the strict rule. (Fails
+    without a body model in ``models/``.)"""
     photo = _composite(index, body)
-    alone = [c for c in _read(photo, index_alone=True) if c.card == index]
+    alone = [c for c in _read(photo, NO_CORROBORATION) if c.card == index]
     assert alone and not alone[0].uncertain, "the index alone must read it with certainty"
-    read = _read(photo, index_alone=False)
+    read = _read(photo, STRICT_CORROBORATION if strict else None)
     card = next(c for c in read if c.card == index)
     assert card.uncertain
     assert offered in card.choices
@@ -369,5 +390,5 @@ def test_an_index_its_body_contradicts_is_asked_about(index: str, body: str, off
 
 @pytest.mark.parametrize("card", ["7C", "8D", "QH", "AS"])
 def test_a_card_its_body_agrees_with_stays_certain(card: str) -> None:
-    cards = _read(_composite(card, card), index_alone=False)
+    cards = _read(_composite(card, card), STRICT_CORROBORATION)
     assert [c.card for c in cards if not c.uncertain] == [card]
