@@ -464,33 +464,32 @@ def corroborate(
     return corners_agreeing >= 2 and context >= rule.context_above, ()
 
 
-DEFAULT_CORROBORATION = Corroboration(
-    body_suit=0.85,
-    body_rank=0.3,
-    refute=0.9,
+DEFAULT_CORROBORATION = Corroboration(body_suit=0.85, body_rank=0.3, refute=0.9)
+"""The reader's corroboration (:class:`vision.reader.CardReader`'s default): a card whose body
+names another card at 0.9 or more (its suit, or its rank, any court for a court) is a question,
+the body's card offered; every other card certain at its index stays so. Figures:
+models/README.md, "Reading: a card's body as evidence"."""
+
+STRICT_CORROBORATION = dataclasses.replace(
+    DEFAULT_CORROBORATION,
+    small_index=22.0,
+    soft_below=0.07,
     washed_below=30.0,
     washed_black=50.0,
     washed_middle=200.0,
+    shared_faces=True,
     context_above=1.1,
     body_decides=True,
 )
-"""The reader's corroboration (:class:`vision.reader.CardReader`'s default). A body naming
-another card at 0.9 or more makes any card a question. In a washed-out photo (mean saturation
-under 30, its darkest 1 % lighter than 50, its median grey under 200: a webcam's dim grey frame)
-a card is certain only when its body agrees (its suit at 0.85 or more, its rank, or any court
-for a court, at 0.3 or more); two corners agreeing do not suffice. Elsewhere a card certain at
-its index stays so. Figures: models/README.md, "Reading: a card's body as evidence"."""
-
-STRICT_CORROBORATION = dataclasses.replace(
-    DEFAULT_CORROBORATION, small_index=22.0, soft_below=0.07, shared_faces=True
-)
 """The strict corroboration (opt-in: ``CardReader(corroboration=STRICT_CORROBORATION)``, since
-it costs recall on ordinary photos): :data:`DEFAULT_CORROBORATION`, and a card whose indices are
-under 22 px (as read) and soft (sharpness under 0.07), or one of the cards read on one card's
-face (its corners disagreeing, or its print misread), is certain only when its body agrees too
-(on the validation webcam series two corners were wrong together). Chosen on the validation
-webcam series (seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282 index alone and 6
-of 952 without the washed-out photo) and validation series of ordinary synthetic scenes (seeds
-1901 and 1902: recall 57.0 and 50.7 % against 58.5 and 53.8 % index alone) with
-``benchmarks/webcam.py --sweep``; 26 px would make the README's sample hand, indices of 25-28
-px, a question."""
+it costs recall on ordinary photos): :data:`DEFAULT_CORROBORATION`, and a card is certain only
+when its body agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or
+more) where its indices are under 22 px (as read) and soft (sharpness under 0.07), where it is
+one of the cards read on one card's face (its corners disagreeing, or its print misread), and
+anywhere in a washed-out photo (mean saturation under 30, its darkest 1 % lighter than 50, its
+median grey under 200: a webcam's dim grey frame); two corners agreeing do not suffice (on the
+validation webcam series they were wrong together). Chosen on the validation webcam series
+(seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282 index alone and 6 of 952 without
+the washed-out photo) and validation series of ordinary synthetic scenes (seeds 1901 and 1902:
+recall 57.0 and 50.7 % against 58.5 and 53.8 % index alone) with ``benchmarks/webcam.py
+--sweep``; 26 px would make the README's sample hand, indices of 25-28 px, a question."""

@@ -257,9 +257,9 @@ class CardReader:
             stays certain (:func:`vision.certainty.corroborate`), weighing its body as the
             folder's body model (``card_body.onnx``, :mod:`vision.evidence`) reads it; by
             default :data:`vision.certainty.DEFAULT_CORROBORATION` (a body that names another
-            card makes it a question; in a washed-out photo only a body that agrees keeps it
-            certain). :data:`vision.certainty.STRICT_CORROBORATION` also asks about most cards
-            read on small indices, at a cost in recall on ordinary photos and show-mode tables;
+            card makes it a question). :data:`vision.certainty.STRICT_CORROBORATION` also asks
+            about most cards read on small indices or in a washed-out photo, at a cost in recall
+            on ordinary photos and show-mode tables;
             :data:`vision.certainty.NO_CORROBORATION` trusts every index alone (models/README.md,
             "Reading: a card's body as evidence").
 

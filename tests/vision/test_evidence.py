@@ -120,14 +120,19 @@ def test_in_a_washed_out_photo_even_large_sharp_indices_need_agreement() -> None
     assert not rule.low_resolution(40.0, 0.2, overexposed)
 
 
-def test_the_default_rule_trusts_small_indices_where_the_strict_one_asks() -> None:
-    """Small soft indices in a photo that is not washed out: the default reader keeps them
-    certain (ordinary photos keep their recall), the strict rule asks for their bodies."""
-    grey = FrameColour(20.0, 10.0, 110.0)
-    assert not DEFAULT_CORROBORATION.low_resolution(15.0, 0.04, grey)
+def test_the_default_rule_trusts_the_indices_its_bodies_do_not_refute() -> None:
+    """Small soft indices, even in a washed-out photo: the default reader keeps them certain
+    unless a body names another card (ordinary photos keep their recall); the strict rule asks
+    for their bodies' agreement."""
+    grey, washed = FrameColour(20.0, 10.0, 110.0), FrameColour(20.0, 70.0, 110.0)
+    assert not DEFAULT_CORROBORATION.low_resolution(15.0, 0.04, washed)
     assert STRICT_CORROBORATION.low_resolution(15.0, 0.04, grey)
-    washed = FrameColour(20.0, 70.0, 110.0)
-    assert DEFAULT_CORROBORATION.low_resolution(40.0, 0.2, washed)
+    assert STRICT_CORROBORATION.low_resolution(40.0, 0.2, washed)
+    assert corroborate("7S", True, 1, False, None, DEFAULT_CORROBORATION) == (True, ())
+    assert corroborate("7S", True, 1, False, _body("C", "7"), DEFAULT_CORROBORATION) == (
+        False,
+        ("7C",),
+    )
 
 
 def test_cards_on_one_face_need_agreement_only_when_the_rule_says_so() -> None:
