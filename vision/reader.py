@@ -56,6 +56,7 @@ from vision import CARDS, MODELS_DIR
 from vision.bodies import with_bodies
 from vision.certainty import (
     DEFAULT_CORROBORATION,
+    GREY_WITH_BLACK,
     NO_CORROBORATION,
     NOT_READ_AGAIN,
     SERVING_CERTAINTY,
@@ -598,7 +599,8 @@ class CardReader:
             read = self.body.read(np.stack(crops))
         bodies = dict(zip(faces, read, strict=False))
         on_body = Counter(card.body for card in cards if card.outline is not None)
-        colour = frame_colour(image)
+        washable = self.corroboration.washed_below > 0  # else no photo is washed out
+        colour = frame_colour(image) if washable else GREY_WITH_BLACK
         out = list(cards)
         for k in sure:
             card = cards[k]
