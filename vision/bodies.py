@@ -179,7 +179,7 @@ def with_bodies(
         cards = [card for k, card in enumerate(cards) if k not in gone]
         labels = [label for k, label in enumerate(labels) if k not in gone]
     on_body = Counter(label for label in labels if label is not None)
-    shared = _shared_faces(cards, labels) if shared_faces else set()
+    shared = _shared_faces(cards, labels, on_body) if shared_faces else set()
     return [
         dataclasses.replace(
             card,
@@ -192,19 +192,19 @@ def with_bodies(
     ]
 
 
-def _shared_faces(cards: Sequence[DetectedCard], labels: list[int | None]) -> set[int]:
-    """The bodies whose several cards are one card's.
+def _shared_faces(
+    cards: Sequence[DetectedCard], labels: list[int | None], on_body: Counter[int]
+) -> set[int]:
+    """The bodies whose several cards (``on_body``: how many lie on each) are one card's.
 
     Two of one rank (its corners disagreeing), or several of which only one is certain (its
     print misread as the others).
     """
     ranks_on: dict[int, set[str]] = {}
-    on_body: Counter[int] = Counter()
     certain_on: Counter[int] = Counter()
     for card, label in zip(cards, labels, strict=True):
         if label is not None:
             ranks_on.setdefault(label, set()).add(card.card[:-1])
-            on_body[label] += 1
             certain_on[label] += not card.uncertain
     return {
         label
