@@ -282,6 +282,8 @@ class Corroboration:
         body_decides (bool): A card read at low resolution whose body was found stays certain
             only when its body agrees (its corners' agreement does not stand in for an unsure
             body).
+        court_suit (float): A court read at low resolution: its body agrees only when it gives
+            the index's suit at least this (a court's figure shows little of its suit).
     """
 
     body_suit: float = 0.5
@@ -297,6 +299,7 @@ class Corroboration:
     shared_faces: bool = False
     context_above: float = 0.0
     body_decides: bool = False
+    court_suit: float = 0.0
 
     def low_resolution(
         self,
@@ -332,8 +335,11 @@ class Corroboration:
             return True
         return index_px < self.small_index and sharpness < self.soft_below
 
-    def body_agrees(self, card: str, body: BodyReading) -> bool:
+    def body_agrees(self, card: str, body: BodyReading, low_resolution: bool = False) -> bool:
         """Whether the body ``body`` confirms the card ``card`` read at its index.
+
+        A court read at low resolution (``low_resolution``) needs its suit at
+        :attr:`court_suit` as well.
 
         Examples:
             >>> reading = BodyReading(np.array([0.9, 0.0, 0.0, 0.1]), np.eye(13)[6], 0.0)
@@ -342,9 +348,16 @@ class Corroboration:
             (True, False)
             >>> rule.body_agrees("8C", reading)
             False
+            >>> court = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[11], 0.0)
+            >>> strict = Corroboration(court_suit=0.99)
+            >>> strict.body_agrees("QC", court), strict.body_agrees("QC", court, True)
+            (True, False)
         """
         rank, suit = card[:-1], card[-1]
-        if body.suits[SUITS.index(suit)] < self.body_suit or self._other_colour(card, body):
+        least = self.court_suit if low_resolution and rank in COURTS else 0.0
+        if body.suits[SUITS.index(suit)] < max(self.body_suit, least):
+            return False
+        if self._other_colour(card, body):
             return False
         return _rank_probability(body, rank) >= self.body_rank
 
@@ -452,7 +465,7 @@ def corroborate(
     if not sure:
         return False, ()
     if body is not None:
-        if rule.body_agrees(card, body):
+        if rule.body_agrees(card, body, low_resolution):
             return True, ()
         instead = rule.body_refutes(card, body)
         if instead is not None:
@@ -473,23 +486,26 @@ models/README.md, "Reading: a card's body as evidence"."""
 STRICT_CORROBORATION = dataclasses.replace(
     DEFAULT_CORROBORATION,
     small_index=22.0,
-    soft_below=0.07,
+    soft_below=0.08,
     washed_below=30.0,
     washed_black=50.0,
     washed_middle=200.0,
     shared_faces=True,
     context_above=1.1,
     body_decides=True,
+    court_suit=0.99,
 )
 """The strict corroboration (opt-in: ``CardReader(corroboration=STRICT_CORROBORATION)``, since
 it costs recall on ordinary photos): :data:`DEFAULT_CORROBORATION`, and a card is certain only
 when its body agrees (its suit at 0.85 or more, its rank, or any court for a court, at 0.3 or
-more) where its indices are under 22 px (as read) and soft (sharpness under 0.07), where it is
-one of the cards read on one card's face (its corners disagreeing, or its print misread), and
-anywhere in a washed-out photo (mean saturation under 30, its darkest 1 % lighter than 50, its
-median grey under 200: a webcam's dim grey frame); two corners agreeing do not suffice (on the
-validation webcam series they were wrong together). Chosen on the validation webcam series
-(seeds 71 and 73: 0 wrong of 827 certain, against 132 of 1,282 index alone and 6 of 952 without
-the washed-out photo) and validation series of ordinary synthetic scenes (seeds 1901 and 1902:
-recall 57.0 and 50.7 % against 58.5 and 53.8 % index alone) with ``benchmarks/webcam.py
---sweep``; 26 px would make the README's sample hand, indices of 25-28 px, a question."""
+more; a court's suit at 0.99, as a court's figure shows little of it) where its indices are
+under 22 px (as read) and soft (sharpness under 0.08), where it is one of the cards read on one
+card's face (its corners disagreeing, or its print misread), and anywhere in a washed-out photo
+(mean saturation under 30, its darkest 1 % lighter than 50, its median grey under 200: a
+webcam's dim grey frame); two corners agreeing do not suffice (on the validation webcam series
+they were wrong together). Chosen with ``benchmarks/webcam.py --sweep`` on validation webcam
+series (seeds 71, 73 and 74 from 9 decks; 75, 77 and 78 from all 30: 3 wrong of 965 certain,
+against 10 of 1,145 with a court's suit at 0.85 and soft 0.07, and 264 of 2,156 index alone)
+and ordinary synthetic ones (seeds 1902 and 1903: recall 52.2 % against 55.9 % index alone);
+26 px would make the README's sample hand, indices of 25-28 px, a question. Figures:
+models/README.md, "Reading: a card's body as evidence"."""

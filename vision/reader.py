@@ -485,13 +485,17 @@ class CardReader:
         return CropEvidence(clipped, sharpness, second)
 
     # ------------------------------------------------------------------------------ reading
-    def read(self, image: np.ndarray, scale: float = 1.0) -> Reading:
+    def read(
+        self, image: np.ndarray, scale: float = 1.0, corroboration: Corroboration | None = None
+    ) -> Reading:
         """Read the cards in a BGR photo.
 
         Args:
             image (np.ndarray): uint8 BGR image (H, W, 3); grayscale and BGRA are converted.
             scale (float): Photo pixels per ``image`` pixel when the photo was decoded at reduced
                 size; boxes and ``image_size`` are then given in the photo's pixels.
+            corroboration (Corroboration | None): The rule of this read (default: the reader's,
+                :attr:`corroboration`).
 
         Returns:
             (Reading): Cards with confidences and boxes, and the starter guess.
@@ -542,11 +546,10 @@ class CardReader:
         ]
         rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
-        corroborating = self.corroboration != NO_CORROBORATION
-        shared = self.corroboration.shared_faces
-        out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=shared)
-        if corroborating:
-            out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness)
+        rule = self.corroboration if corroboration is None else corroboration
+        out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=rule.shared_faces)
+        if rule != NO_CORROBORATION:
+            out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness, rule)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
@@ -569,8 +572,9 @@ class CardReader:
         rows: dict[Box, int],
         probs: np.ndarray,
         sharpness: np.ndarray,
+        rule: Corroboration,
     ) -> list[DetectedCard]:
-        """``cards`` with those certain at their index kept certain only when corroborated.
+        """``cards`` with those certain at their index kept certain only when ``rule`` agrees.
 
         Each card's body (where :mod:`vision.bodies` found its face) is read by the body model
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
@@ -590,6 +594,7 @@ class CardReader:
             probs (np.ndarray): The readings of every corner.
             sharpness (np.ndarray): The sharpness of every corner's crop
                 (:func:`vision.certainty.crop_quality`), by row.
+            rule (Corroboration): When a card stays certain.
         """
         sure = [k for k, card in enumerate(cards) if not card.uncertain]
         faces = [k for k in sure if cards[k].outline is not None]
@@ -599,7 +604,7 @@ class CardReader:
             read = self.body.read(np.stack(crops))
         bodies = dict(zip(faces, read, strict=False))
         on_body = Counter(card.body for card in cards if card.outline is not None)
-        washable = self.corroboration.washed_below > 0  # else no photo is washed out
+        washable = rule.washed_below > 0  # else no photo is washed out
         colour = frame_colour(image) if washable else GREY_WITH_BLACK
         out = list(cards)
         for k in sure:
@@ -613,16 +618,14 @@ class CardReader:
                 (float(sharpness[rows[b]]) for b in card.corners if b in rows), default=0
             )
             shares = card.outline is not None and on_body[card.body] > 1
-            low = self.corroboration.low_resolution(index_px / scale, sharpest, colour, shares)
+            low = rule.low_resolution(index_px / scale, sharpest, colour, shares)
             body = bodies.get(k)
             context = 1.0
-            if self.corroboration.needs_context(agreeing, low) and (
-                body is None or not self.corroboration.body_agrees(card.card, body)
+            if rule.needs_context(agreeing, low) and (
+                body is None or not rule.body_agrees(card.card, body, low)
             ):
                 context = self._context_of(image, card, scale)
-            certain, instead = corroborate(
-                card.card, True, agreeing, low, body, self.corroboration, context
-            )
+            certain, instead = corroborate(card.card, True, agreeing, low, body, rule, context)
             if not certain:
                 choices = (card.card, *instead, *card.choices[1:])
                 out[k] = dataclasses.replace(

@@ -23,7 +23,7 @@ from vision.evidence import (
     ink_redness,
     paper_balanced,
 )
-from vision.reader import CardReader, DetectedCard, load_reader
+from vision.reader import DetectedCard, load_reader
 from vision.training.synth.faces import draw_suit
 from vision.training.synth.webcam import webcam_camera
 
@@ -161,6 +161,18 @@ def test_without_a_body_a_small_index_needs_both_corners() -> None:
     assert corroborate("7S", True, 1, False, None, RULE) == (True, ())
 
 
+def test_strictly_a_small_court_needs_its_body_sure_of_its_suit() -> None:
+    """A court's figure shows little of its suit: under the strict rule a court read on small
+    soft indices stays certain only when its body gives its suit at ``court_suit``; a number
+    card, or the same court on larger indices, needs only ``body_suit``."""
+    strict = STRICT_CORROBORATION
+    assert strict.body_suit <= 0.95 and strict.court_suit > 0.95
+    assert corroborate("KS", True, 2, True, _body("S", "K", p=0.95), strict) == (False, ())
+    assert corroborate("KS", True, 1, True, _body("S", "K", p=0.999), strict) == (True, ())
+    assert corroborate("8S", True, 1, True, _body("S", "8", p=0.95), strict) == (True, ())
+    assert corroborate("KS", True, 1, False, _body("S", "K", p=0.95), strict) == (True, ())
+
+
 def test_an_uncertain_reading_stays_uncertain() -> None:
     assert corroborate("7C", False, 2, False, _body("C", "7"), RULE) == (False, ())
 
@@ -223,30 +235,25 @@ def test_the_reader_asks_of_a_lone_small_corner_and_trusts_two() -> None:
     two corners each read it so stays certain; the other corner reading another card does not
     count."""
     reader = load_reader()
-    reader_rule = reader.corroboration
-    try:
-        reader.corroboration = RULE
-        seven_spades = reader.classes.index("7S")
-        seven_clubs = reader.classes.index("7C")
-        probs = np.zeros((4, len(reader.classes)))
-        probs[[0, 1, 2], seven_spades] = 0.95
-        probs[3, seven_clubs] = 0.95
-        boxes = [(10.0, 10.0, 20.0, 25.0), (80.0, 100.0, 90.0, 115.0), (200.0, 10.0, 210.0, 25.0)]
-        boxes.append((270.0, 100.0, 280.0, 115.0))
-        rows = {box: k for k, box in enumerate(boxes)}
-        cards = [
-            DetectedCard("7S", 0.95, boxes[0], corners=(boxes[0], boxes[1])),
-            DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2],)),
-            DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2], boxes[3])),
-        ]
-        image = np.zeros((300, 300, 3), np.uint8)
-        soft = np.full(len(boxes), 0.03)
-        both, lone, other = reader.corroborated(image, cards, 1.0, rows, probs, soft)
-        assert not both.uncertain
-        assert lone.uncertain and lone.choices[0] == "7S"
-        assert other.uncertain
-    finally:
-        reader.corroboration = reader_rule
+    seven_spades = reader.classes.index("7S")
+    seven_clubs = reader.classes.index("7C")
+    probs = np.zeros((4, len(reader.classes)))
+    probs[[0, 1, 2], seven_spades] = 0.95
+    probs[3, seven_clubs] = 0.95
+    boxes = [(10.0, 10.0, 20.0, 25.0), (80.0, 100.0, 90.0, 115.0), (200.0, 10.0, 210.0, 25.0)]
+    boxes.append((270.0, 100.0, 280.0, 115.0))
+    rows = {box: k for k, box in enumerate(boxes)}
+    cards = [
+        DetectedCard("7S", 0.95, boxes[0], corners=(boxes[0], boxes[1])),
+        DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2],)),
+        DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2], boxes[3])),
+    ]
+    image = np.zeros((300, 300, 3), np.uint8)
+    soft = np.full(len(boxes), 0.03)
+    both, lone, other = reader.corroborated(image, cards, 1.0, rows, probs, soft, RULE)
+    assert not both.uncertain
+    assert lone.uncertain and lone.choices[0] == "7S"
+    assert other.uncertain
 
 
 class _FixedBody:
@@ -273,9 +280,8 @@ def _corroborated(
     """The cards ``readings`` (read with certainty at 0.99 on large, sharp indices, apart) as
     the strict rule corroborates them, each body reading ``body``, in the photo ``image``."""
     reader = load_reader()
-    rule, saved = reader.corroboration, reader.__dict__.get("body")
+    saved = reader.__dict__.get("body")
     try:
-        reader.corroboration = STRICT_CORROBORATION
         reader.body = _FixedBody(body)  # type: ignore[assignment]
         probs = np.zeros((len(readings), len(reader.classes)))
         boxes = [(100.0 * k, 100.0, 100.0 * k + 20.0, 135.0) for k in range(1, len(readings) + 1)]
@@ -287,9 +293,8 @@ def _corroborated(
             cards.append(DetectedCard(card, 0.99, box, corners=(box,), body=face, outline=outline))
         sharp = np.full(len(readings), 0.3)
         rows = {b: k for k, b in enumerate(boxes)}
-        return reader.corroborated(image, cards, 1.0, rows, probs, sharp)
+        return reader.corroborated(image, cards, 1.0, rows, probs, sharp, STRICT_CORROBORATION)
     finally:
-        reader.corroboration = rule
         if saved is None:
             reader.__dict__.pop("body", None)
         else:
@@ -361,10 +366,9 @@ def _composite(index: str, body: str, turn: float = 12.0) -> np.ndarray:
 
 
 def _read(photo: np.ndarray, rule: Corroboration | None = None) -> list[DetectedCard]:
-    """The cards a fresh reader of the shipped models reads on ``photo`` (its default rule when
-    ``rule`` is None)."""
-    reader = CardReader() if rule is None else CardReader(corroboration=rule)
-    return reader.read(photo).cards
+    """The cards the shared reader of the shipped models reads on ``photo`` under ``rule`` (its
+    default rule when None)."""
+    return load_reader().read(photo, corroboration=rule).cards
 
 
 @pytest.mark.parametrize("strict", [False, True], ids=["default reader", "strict rule"])
