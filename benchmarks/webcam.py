@@ -9,9 +9,13 @@ per rule: the cards read with certainty, those whose identity is on no card of t
 of the certain cards, precision and recall against the labelled visible cards, and the cards
 asked about; split by whether the reader found the card's face (its body) or not.
 
+Every rule decides on one reading of each frame, whose cards read on one card's face get that
+face as ``--faces-of`` hands them out (:attr:`vision.certainty.Corroboration.shared_faces`;
+default: the strict rule's); a rule's own figures are those of ``--faces-of`` itself.
+
 Usage:
     python benchmarks/webcam.py datasets/webcam71 [datasets/webcam72 ...] [--limit N]
-        [--models models] [--json out.json] [--sweep]
+        [--models models] [--json out.json] [--sweep] [--faces-of default]
 """
 
 from __future__ import annotations
@@ -80,7 +84,6 @@ RULES: dict[str, Corroboration] = {
     "corners only": CORNERS_ONLY,
     "default": DEFAULT_CORROBORATION,
     "strict": STRICT_CORROBORATION,
-    "default, shared faces": dataclasses.replace(DEFAULT_CORROBORATION, shared_faces=True),
 }
 
 
@@ -100,8 +103,10 @@ def sweep_rules() -> dict[str, Corroboration]:
                     out[name] = rule
     for small in (0.0, 18.0, 26.0, 30.0):
         out[f"small index {small:.0f}"] = dataclasses.replace(base, small_index=small)
-    for soft in (0.05, 0.07, float("inf")):
+    for soft in (0.05, 0.07, 0.1, float("inf")):
         out[f"soft below {soft}"] = dataclasses.replace(base, soft_below=soft)
+    for court in (0.0, 0.95, 0.999):
+        out[f"court suit {court}"] = dataclasses.replace(base, court_suit=court)
     for refute in (0.6, 0.75, 0.9, 0.97, 1.1):
         out[f"refute {refute}"] = dataclasses.replace(base, refute=refute)
     for washed, black in ((0.0, 255.0), (20.0, 50.0), (40.0, 50.0), (30.0, 40.0), (30.0, 60.0)):
