@@ -217,10 +217,8 @@ def _generated(
     """
     from vision.training.synth.generate import generate
 
-    drawn_from = out / "decks.json"
+    drawn_from = out / "decks.json"  # written by generate
     if not (out / "cards.yaml").exists():  # written last: a set without it is unfinished
-        out.mkdir(parents=True, exist_ok=True)
-        drawn_from.write_text(json.dumps(decks))
         generate(out, n, seed, val_frac, recipe.workers, faces)
     if not drawn_from.exists() or json.loads(drawn_from.read_text()) != decks:
         raise ChunkError(f"{out} was drawn from other decks than {faces}'s: delete it")

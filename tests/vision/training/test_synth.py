@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -92,3 +95,18 @@ def test_negative_crops_include_card_faces() -> None:
         return sum(int(tuple(x[32, 32]) == (255, 0, 255)) for x in xs)
 
     assert on_face(owner) >= 2 * max(1, on_face(None))
+
+
+@pytest.mark.parametrize("webcam", [False, True], ids=["table scenes", "webcam frames"])
+def test_a_generated_set_names_the_decks_it_was_drawn_from(
+    tmp_path: Path, proc_faces: Path, webcam: bool
+) -> None:
+    """The generator draws from whatever the face cache holds; the set says which (a series
+    drawn from 3 of the 30 decks once passed for one drawn from all)."""
+    from vision.training.synth.generate import generate
+    from vision.training.synth.webcam import styled_decks
+
+    generate(tmp_path, n=1, val_frac=1.0, workers=1, face_root=proc_faces, webcam=webcam)
+    styled = [deck.name for deck in styled_decks()] if webcam else []
+    cached = sorted(path.name for path in proc_faces.iterdir() if (path / "index.json").exists())
+    assert json.loads((tmp_path / "decks.json").read_text()) == cached + styled

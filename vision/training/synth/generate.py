@@ -214,22 +214,26 @@ def generate(
         face_root (Path): Rendered faces (``python -m vision.training.synth.faces``).
         webcam (bool): Webcam frames of cards on a desk (:mod:`vision.training.synth.webcam`,
             from ``face_root``'s decks and the styled ones) instead of the table scenes.
+
+    The names of the decks the scenes are drawn from are written to ``out/decks.json``.
     """
     out = out.resolve()
     if not list(face_root.glob("*/index.json")):
         from vision.training.synth.faces import build_all
 
         build_all(face_root)
+    decks = [deck.name for deck in load_decks(face_root)]
     if webcam:  # drawn once here, not by every worker at once
         from vision.training.synth.webcam import styled_decks
 
-        styled_decks()
+        decks += [deck.name for deck in styled_decks()]
     n_val = max(1, round(n * val_frac)) if n > 1 else 0
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     (out / "meta").mkdir(exist_ok=True)
     (out / "crops").mkdir(exist_ok=True)
+    (out / "decks.json").write_text(json.dumps(decks))
     jobs = [(seed, i, str(out), "val" if i >= n - n_val else "train") for i in range(n)]
     workers = workers or os.cpu_count() or 1
     bufs: dict[str, tuple[list[dict[str, Any]], list[np.ndarray], list[np.ndarray]]] = {
@@ -273,8 +277,12 @@ def main() -> None:
         help="webcam frames of 3-13 cards on a desk in dim light (vision.training.synth.webcam)",
     )  # fmt: skip
     a = ap.parse_args()
+    from vision.training.synth.faces import build_all
+
+    build_all(a.faces)  # every deck: those missing from the cache are rendered first
     y = generate(a.out, a.n, a.seed, a.val_frac, a.workers, a.faces, a.webcam)
-    print(f"wrote {a.n} scenes; data config {y}")
+    decks = json.loads((a.out / "decks.json").read_text())
+    print(f"wrote {a.n} scenes from {len(decks)} decks; data config {y}")
 
 
 if __name__ == "__main__":
