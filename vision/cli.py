@@ -51,6 +51,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=int,
         help="players at the table, with --show (default: from the rules or the count)",
     )
+    read.add_argument(
+        "--strict",
+        action="store_true",
+        help="a card on small, soft indices (a webcam's) is certain only when its body agrees: "
+        "fewer cards certain, fewer of them wrong",
+    )
     add_json_option(read)
     add_rules_option(read, by_table=True)
     read.set_defaults(run=read_photos)
@@ -68,6 +74,7 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     OpenCV's and onnxruntime's threads start then, and a Ctrl-C is heard as a read ends.
     """
     with held():
+        from .certainty import STRICT_CORROBORATION
         from .reader import read_image_bytes
         from .report import read_table, summarize
 
@@ -98,7 +105,8 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
         try:
             data = Path(photo).read_bytes()  # a photo still arriving: Ctrl-C heard
             with held():
-                reading = read_image_bytes(data)
+                rule = STRICT_CORROBORATION if args.strict else None
+                reading = read_image_bytes(data, corroboration=rule)
             rules = args.rules or SIX_CARD
             summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
             if named is not None:

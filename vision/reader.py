@@ -762,6 +762,7 @@ def read_cards(
     models_dir: Path = MODELS_DIR,
     *,
     decode: Decode = _decode_reduced,
+    corroboration: Corroboration | None = None,
 ) -> Reading:
     """Read the cards in a photo: each with its confidence and box, and the starter guess.
 
@@ -770,6 +771,7 @@ def read_cards(
             (decoded as uploads are: checked, and big JPEGs at half size).
         models_dir (Path): Model folder.
         decode (Decode): Decodes bytes (the web app's: :func:`vision.timebox.decode`).
+        corroboration (Corroboration | None): The rule of this read (:meth:`CardReader.read`).
 
     Returns:
         (Reading): The cards read (some may be ``uncertain``); unlike
@@ -780,10 +782,10 @@ def read_cards(
         OSError: ``image`` is a path that cannot be read.
     """
     if isinstance(image, np.ndarray):
-        return load_reader(models_dir).read(image)
+        return load_reader(models_dir).read(image, corroboration=corroboration)
     data = image if isinstance(image, bytes) else Path(image).read_bytes()
     img, f = decode(data)
-    return load_reader(models_dir).read(img, scale=f)
+    return load_reader(models_dir).read(img, scale=f, corroboration=corroboration)
 
 
 def read_image_bytes(
@@ -792,6 +794,7 @@ def read_image_bytes(
     models_dir: Path = MODELS_DIR,
     *,
     decode: Decode | None = None,
+    corroboration: Corroboration | None = None,
 ) -> Reading:
     """Decode an uploaded photo and read its cards.
 
@@ -802,6 +805,8 @@ def read_image_bytes(
         models_dir (Path): Model folder.
         decode (Decode | None): Decodes the bytes (the web app's: :func:`vision.timebox.decode`);
             by default as :func:`read_cards` does.
+        corroboration (Corroboration | None): The rule of this read (:meth:`CardReader.read`:
+            ``crib read --strict`` gives :data:`vision.certainty.STRICT_CORROBORATION`).
 
     Returns:
         (Reading): The cards read (some may be ``uncertain``).
@@ -812,7 +817,7 @@ def read_image_bytes(
         TooManyCardsError: More than ``max_cards`` cards found.
     """
     options = {} if decode is None else {"decode": decode}
-    reading = read_cards(data, models_dir, **options)
+    reading = read_cards(data, models_dir, corroboration=corroboration, **options)
     if not reading.cards:
         raise NoCardsError(
             "No playing cards were found in the photo. Make sure the corner "

@@ -113,7 +113,7 @@ def fake_reader(monkeypatch: pytest.MonkeyPatch, read: Reading) -> None:
     """``crib read`` reads ``read`` from any file, and decodes it as a blank 1000x800 photo."""
     import vision.reader
 
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
     monkeypatch.setattr(
         "vision.upload.decode_image", lambda data: np.full((800, 1000, 3), 255, np.uint8)
     )
@@ -130,6 +130,25 @@ def test_read_shows_a_typed_starter_and_says_crib(monkeypatch: pytest.MonkeyPatc
     out = io.StringIO()
     assert main(["read", "--crib", "--starter", "5S", __file__], out) == 0
     assert "total 29 (crib, six-card)" in out.getvalue().splitlines()
+
+
+def test_read_strict_asks_about_a_webcams_small_indices(tmp_path: Path) -> None:
+    """``--strict``: on the README's sample hand shrunk and seen by a dim webcam, a card read on
+    small, soft indices is certain only where its body agrees, so fewer cards are certain."""
+    from vision.training.synth.webcam import webcam_camera
+
+    hand = cv2.imread(str(Path(__file__).parents[2] / "docs" / "sample-hand.jpg"))
+    small = cv2.resize(hand, None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
+    photo = tmp_path / "webcam.png"
+    cv2.imwrite(str(photo), webcam_camera(small, np.random.default_rng(1)))
+
+    def certain(*options: str) -> set[str]:
+        out = io.StringIO()
+        assert main(["read", "--json", *options, str(photo)], out) == 0
+        return {c["card"] for c in json.loads(out.getvalue())["cards"] if not c["uncertain"]}
+
+    default, strict = certain(), certain("--strict")
+    assert strict < default
 
 
 def test_read_rules_help_names_the_real_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -188,7 +207,7 @@ def test_annotate_unwritable_file_is_one_line(
     import vision.reader
 
     monkeypatch.setattr(
-        vision.reader, "read_cards", lambda data, models: reading(["5H", "5S"], None)
+        vision.reader, "read_cards", lambda data, models, **options: reading(["5H", "5S"], None)
     )
     monkeypatch.setattr("vision.upload.decode_image", lambda data: np.zeros((40, 60, 3), np.uint8))
     assert main(["read", __file__, "--annotate", "/proc/hand-read.jpg"], io.StringIO()) == 2
@@ -205,7 +224,7 @@ def test_a_whole_table_is_not_refused_for_its_count(
 
     codes = [f"{r}{s}" for s in "SHD" for r in ("A", "2", "3", "4", "5", "6", "7")]
     table = reading(codes, None, uncertain=3)
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: table)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: table)
     out = io.StringIO()
     assert main(["read", "--json", __file__], out) == 0
     answer = json.loads(out.getvalue())
@@ -235,7 +254,7 @@ def test_read_show_scores_every_group(
     import vision.reader
 
     read = table_reading([*TWO_HANDS, ("5S", 360, 420)])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     text = out.getvalue()
@@ -258,7 +277,7 @@ def test_read_show_asks_for_the_missing_starter(
     import vision.reader
 
     read = table_reading(TWO_HANDS[:1])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     assert "starter is not in the photo" in out.getvalue() and "--starter" in out.getvalue()
@@ -282,7 +301,7 @@ def test_read_show_crib_card_answers_which_group_is_the_crib(
     import vision.reader
 
     read = table_reading([*TWO_HANDS[:2], ("AC 2C 3C 4D", 900, 400), ("5S", 137, 400)])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models: read)
+    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     assert "Which group is the crib?" in out.getvalue() and "--crib-card" in out.getvalue()

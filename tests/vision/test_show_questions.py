@@ -38,7 +38,7 @@ def reading(groups: list[tuple[str, float, float]]) -> Reading:
 
 def read_show(monkeypatch: pytest.MonkeyPatch, read: Reading, *args: str) -> str:
     """What ``crib read --show ARGS`` prints for a photo read as ``read``."""
-    monkeypatch.setattr("vision.reader.read_cards", lambda data, models: read)
+    monkeypatch.setattr("vision.reader.read_cards", lambda data, models, **options: read)
     monkeypatch.setattr(
         "vision.upload.decode_image", lambda data: np.full((800, 1000, 3), 255, np.uint8)
     )
