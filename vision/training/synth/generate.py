@@ -222,7 +222,7 @@ def generate(
         from vision.training.synth.faces import build_all
 
         build_all(face_root)
-    decks = [deck.name for deck in load_decks(face_root)]
+    decks = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]  # load_decks'
     if webcam:  # drawn once here, not by every worker at once
         from vision.training.synth.webcam import styled_decks
 
