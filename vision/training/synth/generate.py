@@ -222,7 +222,8 @@ def generate(
         from vision.training.synth.faces import build_all
 
         build_all(face_root)
-    decks = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]  # load_decks'
+    # the decks load_decks gives the workers, named without loading their faces
+    decks = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]
     if webcam:  # drawn once here, not by every worker at once
         from vision.training.synth.webcam import styled_decks
 
