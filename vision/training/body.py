@@ -1,7 +1,8 @@
 """The body model: a card's suit and rank from its face, corner indices painted over.
 
-Training data (:func:`make_faces`): a face of any deck of the cache and the styled decks
-(:func:`vision.training.synth.webcam.webcam_decks`) but :data:`HELD_OUT_DECKS`, laid at a random
+Training data (:func:`make_faces`): a face of any deck of the face cache (the command line
+renders all 30 first) and the styled decks (:func:`vision.training.synth.webcam.webcam_decks`)
+but :data:`HELD_OUT_DECKS`, named in the set's ``recipe.json``, laid at a random
 angle and size (its height 45 to 320 px, half the samples at a webcam's 45 to 130) on a table
 or a desk, seen by the generator's phone camera (:func:`vision.training.synth.effects.apply_camera`)
 or by a webcam (:func:`vision.training.synth.webcam.webcam_camera`); its outline found as the
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision import MODELS_DIR, RANKS, SUITS
+from vision import CACHE_DIR, MODELS_DIR, RANKS, SUITS
 from vision.evidence import BODY_ONNX, FACE_SIZE, INDEX_CORNER, face_crop, paper_balanced
 
 if TYPE_CHECKING:
@@ -50,12 +51,12 @@ WIDTH = 16
 _DECKS: list[Deck] = []
 
 
-def _init() -> None:
+def _init(face_root: Path) -> None:
     global _DECKS
     from vision.training.synth.webcam import webcam_decks
 
     cv2.setNumThreads(1)
-    _DECKS = [d for d in webcam_decks() if d.name not in HELD_OUT_DECKS]
+    _DECKS = [d for d in webcam_decks(face_root) if d.name not in HELD_OUT_DECKS]
 
 
 def face_sample(
@@ -151,18 +152,29 @@ def _one(args: tuple[int, int]) -> tuple[np.ndarray, int, int, int]:
     return face, SUITS.index(card[-1]), RANKS.index(card[:-1]), int(outline is not None)
 
 
-def make_faces(out: Path, n: int, seed: int, workers: int = 2, val_frac: float = 0.05) -> None:
+def make_faces(
+    out: Path,
+    n: int,
+    seed: int,
+    workers: int = 2,
+    val_frac: float = 0.05,
+    face_root: Path = CACHE_DIR / "faces",
+) -> list[str]:
     """Write ``n`` training faces (:func:`face_sample`) to ``out/{train,val}.npz``.
 
     Each holds ``x`` (N, H, W, 3) uint8 BGR faces, ``suit`` and ``rank`` (indices into
     :data:`vision.SUITS` and :data:`vision.RANKS`) and ``found`` (1 where
-    the reader's own outline was used). Face ``i`` depends only on ``(seed, i)``.
+    the reader's own outline was used). Face ``i`` depends only on ``(seed, i)``, given the
+    decks: those of the face cache ``face_root`` and the styled ones, but
+    :data:`HELD_OUT_DECKS`, named in ``out/recipe.json`` and returned.
     """
     out.mkdir(parents=True, exist_ok=True)
     from vision.training.synth.webcam import styled_decks
 
-    styled_decks()  # drawn once here, not by every worker at once
-    with get_context("spawn").Pool(workers, initializer=_init) as pool:
+    styled = [deck.name for deck in styled_decks()]  # drawn once here, not by every worker
+    cached = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]
+    decks = [name for name in cached + styled if name not in HELD_OUT_DECKS]
+    with get_context("spawn").Pool(workers, initializer=_init, initargs=(face_root,)) as pool:
         rows = pool.map(_one, [(seed, i) for i in range(n)], chunksize=64)
     n_val = max(1, round(n * val_frac))
     for split, part in (("train", rows[: n - n_val]), ("val", rows[n - n_val :])):
@@ -174,9 +186,9 @@ def make_faces(out: Path, n: int, seed: int, workers: int = 2, val_frac: float =
             rank=np.array(rank, np.int8),
             found=np.array(found, np.int8),
         )
-    (out / "recipe.json").write_text(
-        json.dumps({"n": n, "seed": seed, "held_out_decks": HELD_OUT_DECKS}, indent=1)
-    )
+    recipe = {"n": n, "seed": seed, "held_out_decks": HELD_OUT_DECKS, "decks": decks}
+    (out / "recipe.json").write_text(json.dumps(recipe, indent=1))
+    return decks
 
 
 def _inputs(x: np.ndarray) -> torch.Tensor:
@@ -351,7 +363,11 @@ def main() -> None:
     t.add_argument("--init", type=Path, default=None, help="a best.pt to fine-tune from")
     a = ap.parse_args()
     if a.command == "faces":
-        make_faces(a.out, a.n, a.seed, a.workers)
+        from vision.training.synth.faces import build_all
+
+        build_all()  # every deck: those missing from the face cache are rendered first
+        decks = make_faces(a.out, a.n, a.seed, a.workers)
+        print(f"wrote {a.n} faces from {len(decks)} decks to {a.out}")
     else:
         print(train(a.data, a.models, a.minutes, a.epochs, lr=a.lr, init=a.init))
 

@@ -56,9 +56,9 @@ def styled_decks(root: Path = STYLED_FACES) -> list[Deck]:
     return [load_deck(procedural_deck(FIRST_STYLED + i, root)) for i in range(STYLED_DECKS)]
 
 
-def webcam_decks() -> list[Deck]:
-    """Every deck of the face cache and the styled decks."""
-    return [*load_decks(), *styled_decks()]
+def webcam_decks(face_root: Path = CACHE_DIR / "faces") -> list[Deck]:
+    """Every deck of the face cache ``face_root`` and the styled decks."""
+    return [*load_decks(face_root), *styled_decks()]
 
 
 # --------------------------------------------------------------------------------- the desk
