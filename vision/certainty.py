@@ -504,8 +504,9 @@ card's face (its corners disagreeing, or its print misread), and anywhere in a w
 (mean saturation under 30, its darkest 1 % lighter than 50, its median grey under 200: a
 webcam's dim grey frame); two corners agreeing do not suffice (on the validation webcam series
 they were wrong together). Chosen with ``benchmarks/webcam.py --sweep`` on validation webcam
-series (seeds 71, 73 and 74 from 9 decks; 75, 77 and 78 from all 30: 3 wrong of 965 certain,
-against 10 of 1,145 with a court's suit at 0.85 and soft 0.07, and 264 of 2,156 index alone)
-and ordinary synthetic ones (seeds 1902 and 1903: recall 52.2 % against 55.9 % index alone);
+series (seeds 71, 73 and 74 from 9 decks; 75, 77 and 78 from all 30: 2 wrong of 1,205 certain
+with the body model trained on all 30 decks, 3 of 965 with the first one, 10 of 1,145 with a
+court's suit at 0.85 and soft 0.07, and 264 of 2,156 index alone) and ordinary synthetic ones
+(seeds 1902 and 1903: recall 52.6 % against 55.9 % index alone);
 26 px would make the README's sample hand, indices of 25-28 px, a question. Figures:
 models/README.md, "Reading: a card's body as evidence"."""

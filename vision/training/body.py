@@ -15,10 +15,13 @@ The network is :func:`vision.training.classifier.index_net` (width 16) reading t
 paper-balanced face (:func:`vision.evidence.paper_balanced`) into 17 logits: the 4 suits, then
 the 13 ranks. Exported as ``card_body.onnx`` with two outputs, ``suits`` and ``ranks``.
 
-Usage:
+Usage (the shipped model: the first run, then fine-tuned on faces of all 30 decks):
     python -m vision.training.body faces --out datasets/body --n 60000 --seed 500 --workers 2
     OMP_NUM_THREADS=2 python -m vision.training.body train --data datasets/body \
         --minutes 70 --epochs 12 --models runs/body/models
+    python -m vision.training.body faces --out datasets/body30 --n 60000 --seed 501 --workers 2
+    OMP_NUM_THREADS=2 python -m vision.training.body train --data datasets/body30 --epochs 8 \
+        --minutes 36 --init runs/body/models/best.pt --models runs/body30/models
 """
 
 from __future__ import annotations
