@@ -172,10 +172,11 @@ def make_faces(
     :data:`HELD_OUT_DECKS`, named in ``out/recipe.json`` and returned.
     """
     out.mkdir(parents=True, exist_ok=True)
+    from vision.training.synth.faces import rendered_deck_names
     from vision.training.synth.webcam import styled_decks
 
     styled = [deck.name for deck in styled_decks()]  # drawn once here, not by every worker
-    cached = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]
+    cached = rendered_deck_names(face_root)
     decks = [name for name in cached + styled if name not in HELD_OUT_DECKS]
     with get_context("spawn").Pool(workers, initializer=_init, initargs=(face_root,)) as pool:
         rows = pool.map(_one, [(seed, i) for i in range(n)], chunksize=64)

@@ -197,7 +197,9 @@ def deck_names(faces: Path, recipe: Recipe = RECIPE) -> list[str]:
     Raises:
         ChunkError: Fewer decks than :attr:`Recipe.decks` are rendered.
     """
-    names = [path.parent.name for path in sorted(faces.glob("*/index.json"))]
+    from vision.training.synth.faces import rendered_deck_names
+
+    names = rendered_deck_names(faces)
     if len(names) < recipe.decks:
         raise ChunkError(
             f"{faces} holds {len(names)} rendered decks, the recipe draws from {recipe.decks}: "

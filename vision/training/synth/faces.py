@@ -261,9 +261,17 @@ def rendered_deck(deck: str, root: Path = CACHE_DIR / "faces") -> Deck:
     return load_deck(folder)
 
 
+def rendered_deck_names(root: Path = CACHE_DIR / "faces") -> list[str]:
+    """The names of the rendered decks under ``root``, in :func:`load_decks`'s order.
+
+    Their faces are not loaded; a folder without its ``index.json`` is half a deck, not counted.
+    """
+    return [path.parent.name for path in sorted(root.glob("*/index.json"))]
+
+
 def load_decks(root: Path = CACHE_DIR / "faces") -> list[Deck]:
     """Load every rendered deck under ``root``."""
-    return [load_deck(p.parent) for p in sorted(root.glob("*/index.json"))]
+    return [load_deck(root / name) for name in rendered_deck_names(root)]
 
 
 # ----------------------------------------------------------------------------------------------

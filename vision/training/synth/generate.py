@@ -30,7 +30,7 @@ import numpy as np
 
 from vision import CACHE_DIR, CARDS
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
-from vision.training.synth.faces import Deck, load_decks
+from vision.training.synth.faces import Deck, load_decks, rendered_deck_names
 
 if TYPE_CHECKING:
     from vision.training.synth.scene import IndexLabel
@@ -218,12 +218,12 @@ def generate(
     The names of the decks the scenes are drawn from are written to ``out/decks.json``.
     """
     out = out.resolve()
-    if not list(face_root.glob("*/index.json")):
+    decks = rendered_deck_names(face_root)  # the decks load_decks gives the workers
+    if not decks:
         from vision.training.synth.faces import build_all
 
         build_all(face_root)
-    # the decks load_decks gives the workers, named without loading their faces
-    decks = [path.parent.name for path in sorted(face_root.glob("*/index.json"))]
+        decks = rendered_deck_names(face_root)
     if webcam:  # drawn once here, not by every worker at once
         from vision.training.synth.webcam import styled_decks
 
