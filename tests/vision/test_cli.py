@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from crib.cli import main
+from tests.vision.fakes import fake_reader, reads_as
 from trainer import InvalidCardError, score_show
 from vision.reader import DetectedCard, Reading
 from vision.report import summarize
@@ -109,16 +110,6 @@ def test_crib_read_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     }
 
 
-def fake_reader(monkeypatch: pytest.MonkeyPatch, read: Reading) -> None:
-    """``crib read`` reads ``read`` from any file, and decodes it as a blank 1000x800 photo."""
-    import vision.reader
-
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
-    monkeypatch.setattr(
-        "vision.upload.decode_image", lambda data: np.full((800, 1000, 3), 255, np.uint8)
-    )
-
-
 def test_read_shows_a_typed_starter_and_says_crib(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--starter 5S`` not in the photo is on the card line; ``--crib`` says crib."""
     fake_reader(monkeypatch, reading(["5H", "5D", "5C", "JS"], None))
@@ -204,11 +195,7 @@ def test_annotate_unwritable_file_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A picture that cannot be written (here under /proc) is one line and exit status 2."""
-    import vision.reader
-
-    monkeypatch.setattr(
-        vision.reader, "read_cards", lambda data, models, **options: reading(["5H", "5S"], None)
-    )
+    reads_as(monkeypatch, reading(["5H", "5S"], None))
     monkeypatch.setattr("vision.upload.decode_image", lambda data: np.zeros((40, 60, 3), np.uint8))
     assert main(["read", __file__, "--annotate", "/proc/hand-read.jpg"], io.StringIO()) == 2
     err = capsys.readouterr().err.splitlines()
@@ -220,11 +207,9 @@ def test_a_whole_table_is_not_refused_for_its_count(
 ) -> None:
     """21 cards (a four-hand table), some of them uncertain: every card is reported, uncertain
     ones marked, and the note says why there is no score."""
-    import vision.reader
-
     codes = [f"{r}{s}" for s in "SHD" for r in ("A", "2", "3", "4", "5", "6", "7")]
     table = reading(codes, None, uncertain=3)
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: table)
+    reads_as(monkeypatch, table)
     out = io.StringIO()
     assert main(["read", "--json", __file__], out) == 0
     answer = json.loads(out.getvalue())
@@ -251,10 +236,8 @@ def test_read_show_scores_every_group(
 ) -> None:
     """``crib read --show``: each hand, the crib (nearest the starter) and the starter, each
     hand and the crib with its breakdown from the engine; --json adds the groups."""
-    import vision.reader
-
     read = table_reading([*TWO_HANDS, ("5S", 360, 420)])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
+    reads_as(monkeypatch, read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     text = out.getvalue()
@@ -274,10 +257,8 @@ def test_read_show_asks_for_the_missing_starter(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The hand alone: no dead end, the question and how to answer it; --starter answers."""
-    import vision.reader
-
     read = table_reading(TWO_HANDS[:1])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
+    reads_as(monkeypatch, read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     assert "starter is not in the photo" in out.getvalue() and "--starter" in out.getvalue()
@@ -298,10 +279,8 @@ def test_read_show_crib_card_answers_which_group_is_the_crib(
 ) -> None:
     """Two hands as near the starter: the crib is asked, with how to answer; ``--crib-card``
     names one of its cards and every group is scored, the crib by the crib rule."""
-    import vision.reader
-
     read = table_reading([*TWO_HANDS[:2], ("AC 2C 3C 4D", 900, 400), ("5S", 137, 400)])
-    monkeypatch.setattr(vision.reader, "read_cards", lambda data, models, **options: read)
+    reads_as(monkeypatch, read)
     out = io.StringIO()
     assert main(["read", "--show", __file__], out) == 0
     assert "Which group is the crib?" in out.getvalue() and "--crib-card" in out.getvalue()

@@ -8,10 +8,10 @@ import dataclasses
 import io
 import json
 
-import numpy as np
 import pytest
 
 from crib.cli import main
+from tests.vision.fakes import fake_reader
 from trainer.rules import THREE_HAND
 from trainer.show import score_show
 from trainer.table import Role
@@ -38,10 +38,7 @@ def reading(groups: list[tuple[str, float, float]]) -> Reading:
 
 def read_show(monkeypatch: pytest.MonkeyPatch, read: Reading, *args: str) -> str:
     """What ``crib read --show ARGS`` prints for a photo read as ``read``."""
-    monkeypatch.setattr("vision.reader.read_cards", lambda data, models, **options: read)
-    monkeypatch.setattr(
-        "vision.upload.decode_image", lambda data: np.full((800, 1000, 3), 255, np.uint8)
-    )
+    fake_reader(monkeypatch, read)
     out = io.StringIO()
     assert main(["read", "--show", *args, __file__], out) == 0
     return out.getvalue()
