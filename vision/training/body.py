@@ -349,8 +349,8 @@ def export(model: torch.nn.Module, models_dir: Path, info: dict[str, object]) ->
     return dst
 
 
-def main() -> None:
-    """Make faces, or train and export the body model."""
+def main(argv: list[str] | None = None) -> None:
+    """Make faces, or train and export the body model (``argv``: the command line's words)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
     f = sub.add_parser("faces", help="write training faces")
@@ -365,14 +365,19 @@ def main() -> None:
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--init", type=Path, default=None, help="a best.pt to fine-tune from")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.command == "faces":
+        if a.n < 2 or a.workers < 1:
+            ap.error("--n must be at least 2 (a face to train on, one to validate), --workers 1")
         from vision.training.synth.faces import build_all
 
         build_all()  # every deck: those missing from the face cache are rendered first
         decks = make_faces(a.out, a.n, a.seed, a.workers)
         print(f"wrote {a.n} faces from {len(decks)} decks to {a.out}")
     else:
+        missing = [d for d in a.data if not (d / "train.npz").exists()]
+        if missing:
+            ap.error(f"{missing[0]} holds no faces (train.npz): make them with the faces command")
         print(train(a.data, a.models, a.minutes, a.epochs, lr=a.lr, init=a.init))
 
 

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 
 def test_a_face_set_names_the_decks_it_was_drawn_from(tmp_path: Path, proc_faces: Path) -> None:
@@ -26,3 +27,27 @@ def test_a_face_set_names_the_decks_it_was_drawn_from(tmp_path: Path, proc_faces
     assert json.loads((out / "recipe.json").read_text())["decks"] == decks
     faces = np.load(out / "train.npz")["x"]
     assert faces.shape[0] == 1 and faces.dtype == np.uint8
+
+
+@pytest.mark.parametrize("option", [["--n", "0"], ["--n", "1"], ["--workers", "0"]])
+def test_a_face_set_too_small_to_split_is_refused_in_one_line(
+    tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.training.body import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["faces", "--out", str(tmp_path / "set"), *option])
+    assert exit_.value.code == 2
+    assert "--n must be at least 2" in capsys.readouterr().err.splitlines()[-1]
+    assert not (tmp_path / "set").exists()
+
+
+def test_training_on_a_folder_without_faces_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.training.body import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "models")])
+    assert exit_.value.code == 2
+    assert "holds no faces (train.npz)" in capsys.readouterr().err.splitlines()[-1]
