@@ -115,6 +115,11 @@ def sweep_rules() -> dict[str, Corroboration]:
         )
     for middle in (170.0, 230.0, 256.0):
         out[f"washed middle {middle}"] = dataclasses.replace(base, washed_middle=middle)
+    for suit, rank, least in ((1.1, 1.1, 0.0), (0.85, 0.5, 0.3), (0.95, 0.5, 0.3), (0.9, 0.3, 0.3),
+                              (0.9, 0.9, 0.3), (0.9, 0.5, 0.0), (0.9, 0.5, 0.5)):  # fmt: skip
+        out[f"promote s{suit} r{rank} from {least}"] = dataclasses.replace(
+            base, promote_suit=suit, promote_rank=rank, promote_from=least
+        )
     for red, black in ((0.1, 0.03), (0.2, 0.05), (0.3, 0.1)):
         out[f"ink red {red} black {black}"] = dataclasses.replace(
             base, red_above=red, black_below=black

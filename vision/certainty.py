@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import RANKS, SUITS
+from vision import CARDS, RANKS, SUITS
 from vision.crops import normalize_crops
 from vision.evidence import BodyReading
 
@@ -202,6 +202,7 @@ under every condition (:func:`vision.training.chunks.calibrate`), and states it 
 
 
 COURTS = ("J", "Q", "K")
+CARD_CODES = frozenset(CARDS)
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,13 @@ class Corroboration:
             body).
         court_suit (float): A court read at low resolution: its body agrees only when it gives
             the index's suit at least this (a court's figure shows little of its suit).
+        promote_suit (float): A number card its index reads **uncertain** is made certain when
+            its body gives the index's likeliest suit at least this ...
+        promote_rank (float): ... and its rank at least this, its ink is not of the other
+            colour, ...
+        promote_from (float): ... and the index gives the card at least this: two independent
+            readings name the same card (over 1: never). A court is not: its figure does not
+            tell a jack from a king.
     """
 
     body_suit: float = 0.5
@@ -300,6 +308,9 @@ class Corroboration:
     context_above: float = 0.0
     body_decides: bool = False
     court_suit: float = 0.0
+    promote_suit: float = 1.1
+    promote_rank: float = 1.1
+    promote_from: float = 0.0
 
     def low_resolution(
         self,
@@ -388,6 +399,34 @@ class Corroboration:
             instead.append(RANKS[top_rank] + suit)
         return tuple(instead) if instead else None
 
+    def body_confirms(self, card: str, confidence: float, body: BodyReading) -> bool:
+        """Whether the body ``body`` makes certain a card its index reads uncertain.
+
+        ``card`` is the index's reading, ``confidence`` its probability (:attr:`promote_suit`,
+        :attr:`promote_rank`, :attr:`promote_from`).
+
+        Examples:
+            >>> clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
+            >>> rule = Corroboration(promote_suit=0.9, promote_rank=0.5, promote_from=0.3)
+            >>> rule.body_confirms("7C", 0.4, clubs), rule.body_confirms("7S", 0.4, clubs)
+            (True, False)
+            >>> rule.body_confirms("7C", 0.2, clubs)  # the index gives it too little
+            False
+            >>> Corroboration().body_confirms("7C", 0.4, clubs)  # a rule that never promotes
+            False
+            >>> court = BodyReading(np.array([0.99, 0.0, 0.0, 0.01]), np.eye(13)[11], 0.0)
+            >>> rule.body_confirms("QC", 0.6, court)
+            False
+        """
+        rank, suit = card[:-1], card[-1]
+        if rank in COURTS or confidence < self.promote_from:
+            return False
+        return bool(
+            body.suits[SUITS.index(suit)] >= self.promote_suit
+            and _rank_probability(body, rank) >= self.promote_rank
+            and not self._other_colour(card, body)
+        )
+
     def needs_context(self, corners_agreeing: int, low_resolution: bool) -> bool:
         """Whether a card its body does not confirm needs its context model's agreement too."""
         return 0 < self.context_above <= 1 and corners_agreeing >= 2 and low_resolution
@@ -399,6 +438,31 @@ class Corroboration:
         if card[-1] in "HD":
             return body.redness < self.black_below
         return body.redness > self.red_above
+
+
+def weighed_by_body(probs: np.ndarray, classes: list[str], body: BodyReading) -> np.ndarray:
+    """An index's class probabilities weighed by its body's, normalised.
+
+    Each class is weighed by what the body says of its suit and rank (any court for a court;
+    ``none`` weighs nothing): the two readings' joint probabilities, as if each were independent
+    of the other.
+
+    Examples:
+        >>> clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
+        >>> weighed_by_body(np.array([0.4, 0.5, 0.1]), ["7C", "7S", "none"], clubs).round(3)
+        array([0.938, 0.062, 0.   ])
+    """
+    weights = np.array(
+        [
+            0.0
+            if c not in CARD_CODES
+            else body.suits[SUITS.index(c[-1])] * _rank_probability(body, c[:-1])
+            for c in classes
+        ]
+    )
+    joint: np.ndarray = probs * weights
+    total = float(joint.sum())
+    return joint / total if total > 0 else joint
 
 
 def _rank_probability(body: BodyReading, rank: str) -> float:
@@ -420,14 +484,16 @@ def corroborate(
     body: BodyReading | None,
     rule: Corroboration,
     context: float = 1.0,
+    confidence: float = 0.0,
 ) -> tuple[bool, tuple[str, ...]]:
-    """Whether a card read at its index stays certain, and what else it may be.
+    """Whether a card read at its index is certain, and what else it may be.
 
-    A body that agrees keeps the card certain; one that refutes it makes it a question, offering
-    the cards it names. Without a body, or with an unsure one, a card read on sharp or large
-    indices stays certain, and one read at low resolution
-    (:meth:`Corroboration.low_resolution`) only when two of its corners agree (and its context
-    model, :attr:`Corroboration.context_above`).
+    A card read uncertain at its index is certain only when its body confirms it
+    (:meth:`Corroboration.body_confirms`). A body that agrees keeps a card read with certainty
+    certain; one that refutes it makes it a question, offering the cards it names. Without a
+    body, or with an unsure one, a card read on sharp or large indices stays certain, and one
+    read at low resolution (:meth:`Corroboration.low_resolution`) only when two of its corners
+    agree (and its context model, :attr:`Corroboration.context_above`).
 
     Args:
         card (str): The card the index reads (e.g. ``"7S"``).
@@ -439,6 +505,7 @@ def corroborate(
         rule (Corroboration): The thresholds.
         context (float): The context model's probability of the card at its likeliest corner,
             where :meth:`Corroboration.needs_context` (1: not needed, or not read).
+        confidence (float): The index's probability of the card, where it is not ``sure``.
 
     Returns:
         (tuple[bool, tuple[str, ...]]): Certain or not, and the cards the body names instead.
@@ -461,9 +528,14 @@ def corroborate(
         >>> strict = Corroboration(refute=0.8, small_index=22, body_decides=True)
         >>> corroborate("7S", True, 2, True, unsure, strict)
         (False, ())
+        >>> promoting = Corroboration(promote_suit=0.9, promote_rank=0.5, promote_from=0.3)
+        >>> corroborate("7C", False, 1, True, says_clubs, promoting, confidence=0.4)
+        (True, ())
+        >>> corroborate("7C", False, 1, True, None, promoting, confidence=0.4)
+        (False, ())
     """
     if not sure:
-        return False, ()
+        return body is not None and rule.body_confirms(card, confidence, body), ()
     if body is not None:
         if rule.body_agrees(card, body, low_resolution):
             return True, ()
@@ -477,7 +549,9 @@ def corroborate(
     return corners_agreeing >= 2 and context >= rule.context_above, ()
 
 
-DEFAULT_CORROBORATION = Corroboration(body_suit=0.85, body_rank=0.3, refute=0.9)
+DEFAULT_CORROBORATION = Corroboration(
+    body_suit=0.85, body_rank=0.3, refute=0.9, promote_suit=0.9, promote_rank=0.5, promote_from=0.3
+)
 """The reader's corroboration (:class:`vision.reader.CardReader`'s default): a card whose body
 names another card at 0.9 or more (its suit, or its rank, any court for a court) is a question,
 the body's card offered; every other card certain at its index stays so. Figures:

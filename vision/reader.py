@@ -67,12 +67,13 @@ from vision.certainty import (
     crop_quality,
     frame_colour,
     second_view,
+    weighed_by_body,
 )
 from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
-from vision.evidence import BodyModel, face_crop, load_body
+from vision.evidence import BodyModel, BodyReading, face_crop, load_body
 from vision.upload import decode_upload
 
 
@@ -597,7 +598,12 @@ class CardReader:
             rule (Corroboration): When a card stays certain.
         """
         sure = [k for k, card in enumerate(cards) if not card.uncertain]
-        faces = [k for k in sure if cards[k].outline is not None]
+        promotes = rule.promote_suit <= 1
+        faces = [
+            k
+            for k, card in enumerate(cards)
+            if card.outline is not None and (promotes or not card.uncertain)
+        ]
         read = []
         if self.body is not None and faces:
             crops = [face_crop(image, cards[k].outline, scale) for k in faces]  # type: ignore[arg-type]
@@ -631,7 +637,26 @@ class CardReader:
                 out[k] = dataclasses.replace(
                     card, uncertain=True, choices=tuple(dict.fromkeys(choices))[:MAX_CHOICES]
                 )
+        for k in (k for k in bodies if cards[k].uncertain):  # certain where its body confirms it
+            card, body = cards[k], bodies[k]
+            if corroborate(card.card, False, 0, False, body, rule, confidence=card.confidence)[0]:
+                out[k] = self._confirmed(card, body, rows, probs)
         return out
+
+    def _confirmed(
+        self, card: DetectedCard, body: BodyReading, rows: dict[Box, int], probs: np.ndarray
+    ) -> DetectedCard:
+        """``card`` made certain by its body.
+
+        Its confidence becomes the joint probability of its corners' readings (their product,
+        normalised) and its body's (:func:`vision.certainty.weighed_by_body`).
+        """
+        corners = [probs[rows[b]] for b in card.corners if b in rows]
+        confidence = card.confidence
+        if corners:
+            joint = weighed_by_body(np.prod(corners, axis=0), self.classes, body)
+            confidence = float(joint[self.classes.index(card.card)])
+        return dataclasses.replace(card, confidence=confidence, uncertain=False)
 
     def _context_of(self, image: np.ndarray, card: DetectedCard, scale: float) -> float:
         """The context model's probability of ``card`` at its likeliest corner (0 without one)."""

@@ -3,6 +3,8 @@ of certain cards by their bodies or both corners (``vision.certainty.corroborate
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -37,6 +39,8 @@ def _body(suit: str, rank: str, p: float = 0.95, redness: float = 0.0) -> BodyRe
 
 
 RULE = Corroboration(body_suit=0.5, body_rank=0.3, refute=0.6, small_index=22.0, soft_below=0.07)
+NO_PROMOTION = dataclasses.replace(DEFAULT_CORROBORATION, promote_suit=1.1)
+"""The default rule, except that no body makes an uncertain card certain."""
 
 
 def test_a_spade_index_on_a_club_body_is_asked_with_the_club_offered() -> None:
@@ -275,10 +279,16 @@ def _grey_photo(washed: bool) -> np.ndarray:
 
 
 def _corroborated(
-    readings: tuple[str, ...], body: BodyReading, one_face: bool, image: np.ndarray
+    readings: tuple[str, ...],
+    body: BodyReading,
+    one_face: bool,
+    image: np.ndarray,
+    confidence: float = 0.99,
+    rule: Corroboration = STRICT_CORROBORATION,
 ) -> list[DetectedCard]:
-    """The cards ``readings`` (read with certainty at 0.99 on large, sharp indices, apart) as
-    the strict rule corroborates them, each body reading ``body``, in the photo ``image``."""
+    """The cards ``readings`` (read at ``confidence`` on large, sharp indices, apart: certain
+    at 0.7 or more, the rest of the probability on the other suit of the same rank) as ``rule``
+    corroborates them, each body reading ``body``, in the photo ``image``."""
     reader = load_reader()
     saved = reader.__dict__.get("body")
     try:
@@ -288,12 +298,18 @@ def _corroborated(
         outline = ((160.0, 180.0), (130.0, 180.0), 0.0)
         cards = []
         for k, (card, box) in enumerate(zip(readings, boxes, strict=True)):
-            probs[k, reader.classes.index(card)] = 0.99
+            other = card[:-1] + {"C": "S", "S": "C", "D": "H", "H": "D"}[card[-1]]
+            probs[k, reader.classes.index(card)] = confidence
+            probs[k, reader.classes.index(other)] = 1 - confidence
             face = 1 if one_face else k
-            cards.append(DetectedCard(card, 0.99, box, corners=(box,), body=face, outline=outline))
+            cards.append(
+                DetectedCard(
+                    card, confidence, box, confidence < 0.7, (box,), face, (card, other), outline
+                )
+            )
         sharp = np.full(len(readings), 0.3)
         rows = {b: k for k, b in enumerate(boxes)}
-        return reader.corroborated(image, cards, 1.0, rows, probs, sharp, STRICT_CORROBORATION)
+        return reader.corroborated(image, cards, 1.0, rows, probs, sharp, rule)
     finally:
         if saved is None:
             reader.__dict__.pop("body", None)
@@ -401,3 +417,43 @@ def test_an_index_its_body_contradicts_is_asked_about(
 def test_a_card_its_body_agrees_with_stays_certain(card: str) -> None:
     cards = _read(_composite(card, card), STRICT_CORROBORATION)
     assert [c.card for c in cards if not c.uncertain] == [card]
+
+
+def test_an_unsure_index_its_body_confirms_is_certain() -> None:
+    """A number card its index reads unsure (0.45 7C, 0.55 on other cards) is certain when its
+    body says clubs and seven: two independent readings name it. Its confidence is then their
+    joint probability. Each piece must agree: a body of another suit or pip count, or one unsure
+    of its suit, leaves it asked; so does an index too unsure to count."""
+    rule = DEFAULT_CORROBORATION
+    assert corroborate("7C", False, 1, True, _body("C", "7"), rule, confidence=0.45) == (True, ())
+    assert corroborate("7C", False, 1, True, _body("S", "7"), rule, confidence=0.45)[0] is False
+    assert corroborate("7C", False, 1, True, _body("C", "8"), rule, confidence=0.45)[0] is False
+    unsure = _body("C", "7", p=0.8)
+    assert corroborate("7C", False, 1, True, unsure, rule, confidence=0.45)[0] is False
+    assert corroborate("7C", False, 1, True, _body("C", "7"), rule, confidence=0.2)[0] is False
+    assert corroborate("7C", False, 1, True, None, rule, confidence=0.45)[0] is False
+
+
+def test_a_body_does_not_tell_one_court_from_another() -> None:
+    """An unsure court stays asked, whatever its body says: a court's figure is a court's."""
+    for rule in (DEFAULT_CORROBORATION, STRICT_CORROBORATION):
+        assert (
+            corroborate("QC", False, 2, False, _body("C", "Q", p=0.999), rule, confidence=0.6)[0]
+            is False
+        )
+
+
+@pytest.mark.parametrize(
+    "rule", [DEFAULT_CORROBORATION, STRICT_CORROBORATION], ids=["default", "strict"]
+)
+def test_the_reader_makes_an_unsure_card_its_body_confirms_certain(rule: Corroboration) -> None:
+    """Read at 0.45 on its index, the 9C is certain on a body of nine clubs, with their joint
+    probability as its confidence; on a body of nine spades it stays asked."""
+    photo = _grey_photo(washed=False)
+    (confirmed,) = _corroborated(("9C",), _body("C", "9"), False, photo, 0.45, rule)
+    assert not confirmed.uncertain
+    assert confirmed.confidence > 0.9
+    (refuted,) = _corroborated(("9C",), _body("S", "9"), False, photo, 0.45, rule)
+    assert refuted.uncertain and refuted.confidence == 0.45
+    (without,) = _corroborated(("9C",), _body("C", "9"), False, photo, 0.45, NO_PROMOTION)
+    assert without.uncertain
