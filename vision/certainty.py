@@ -25,6 +25,12 @@ found, a card read on small indices stays certain only when two of its corners a
 washed-out photo (:func:`frame_colour`: little colour and no deep black, a webcam's dim grey
 frame, where neither the ink's colour nor a symbol's shape can be trusted at the index) every
 card needs its body's agreement.
+
+Evidence also works the other way (:meth:`Corroboration.body_confirms`): a number card the index
+reads unsure is certain when its body names the same card, its pips' suit and their count, as
+two independent readings agreeing; its confidence is then their joint probability
+(:func:`weighed_by_body`). A court is not made certain so: its figure does not tell a jack from
+a king.
 """
 
 from __future__ import annotations
@@ -554,8 +560,12 @@ DEFAULT_CORROBORATION = Corroboration(
 )
 """The reader's corroboration (:class:`vision.reader.CardReader`'s default): a card whose body
 names another card at 0.9 or more (its suit, or its rank, any court for a court) is a question,
-the body's card offered; every other card certain at its index stays so. Figures:
-models/README.md, "Reading: a card's body as evidence"."""
+the body's card offered; every other card certain at its index stays so. A number card read
+unsure at its index (0.3 or more) is certain when its body gives its suit at 0.9 and its rank at
+0.5 (chosen on the validation webcam series 75, 77 and 78 and the ordinary ones 1902 and 1903:
+one more wrong card of 2,440 certain for 6.8 points of webcam recall and 0.6 of ordinary;
+``benchmarks/webcam.py --sweep``, the rows ``promote``). Figures: models/README.md, "Reading: a
+card's body as evidence"."""
 
 STRICT_CORROBORATION = dataclasses.replace(
     DEFAULT_CORROBORATION,
@@ -578,9 +588,10 @@ card's face (its corners disagreeing, or its print misread), and anywhere in a w
 (mean saturation under 30, its darkest 1 % lighter than 50, its median grey under 200: a
 webcam's dim grey frame); two corners agreeing do not suffice (on the validation webcam series
 they were wrong together). Chosen with ``benchmarks/webcam.py --sweep`` on validation webcam
-series (seeds 71, 73 and 74 from 9 decks; 75, 77 and 78 from all 30: 2 wrong of 1,205 certain
-with the body model trained on all 30 decks, 3 of 965 with the first one, 10 of 1,145 with a
-court's suit at 0.85 and soft 0.07, and 264 of 2,156 index alone) and ordinary synthetic ones
-(seeds 1902 and 1903: recall 52.6 % against 55.9 % index alone);
+series (seeds 71, 73 and 74 from 9 decks; 75, 77 and 78 from all 30: 3 wrong of 1,745 certain
+with the body model trained on all 30 decks and unsure number cards its bodies confirm, 2 of
+1,205 without those, 3 of 965 with the first body model, 10 of 1,145 with a court's suit at 0.85
+and soft 0.07, and 264 of 2,156 index alone) and ordinary synthetic ones (seeds 1902 and 1903:
+recall 53.2 % against 55.9 % index alone);
 26 px would make the README's sample hand, indices of 25-28 px, a question. Figures:
 models/README.md, "Reading: a card's body as evidence"."""
