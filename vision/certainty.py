@@ -405,6 +405,11 @@ class Corroboration:
             instead.append(RANKS[top_rank] + suit)
         return tuple(instead) if instead else None
 
+    @property
+    def promotes(self) -> bool:
+        """Whether a body may make certain a card its index reads uncertain."""
+        return self.promote_suit <= 1
+
     def body_confirms(self, card: str, confidence: float, body: BodyReading) -> bool:
         """Whether the body ``body`` makes certain a card its index reads uncertain.
 
@@ -425,7 +430,7 @@ class Corroboration:
             False
         """
         rank, suit = card[:-1], card[-1]
-        if rank in COURTS or confidence < self.promote_from:
+        if not self.promotes or rank in COURTS or confidence < self.promote_from:
             return False
         return bool(
             body.suits[SUITS.index(suit)] >= self.promote_suit

@@ -575,9 +575,11 @@ class CardReader:
         sharpness: np.ndarray,
         rule: Corroboration,
     ) -> list[DetectedCard]:
-        """``cards`` with those certain at their index kept certain only when ``rule`` agrees.
+        """``cards`` as ``rule`` weighs their bodies and corners against their indices.
 
-        Each card's body (where :mod:`vision.bodies` found its face) is read by the body model
+        A card certain at its index stays certain only when ``rule`` agrees, and a number card
+        uncertain at its index becomes certain where its body confirms it. Each card's body
+        (where :mod:`vision.bodies` found its face) is read by the body model
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
         number of corners that read the card so, and whether its indices are read at low
         resolution (their size and sharpness, and the photo's colour:
@@ -585,7 +587,9 @@ class CardReader:
         one card's face (its corners disagreeing, or its print misread:
         :func:`vision.bodies.with_bodies`'s ``shared_faces``) need their body's agreement as a
         card read at low resolution does. A card made uncertain gets the cards its body names
-        instead among its choices.
+        instead among its choices; a card made certain by its body
+        (:meth:`vision.certainty.Corroboration.body_confirms`), the joint probability of both
+        readings as its confidence.
 
         Args:
             image (np.ndarray): The photo as read.
@@ -598,11 +602,10 @@ class CardReader:
             rule (Corroboration): When a card stays certain.
         """
         sure = [k for k, card in enumerate(cards) if not card.uncertain]
-        promotes = rule.promote_suit <= 1
         faces = [
             k
             for k, card in enumerate(cards)
-            if card.outline is not None and (promotes or not card.uncertain)
+            if card.outline is not None and (rule.promotes or not card.uncertain)
         ]
         read = []
         if self.body is not None and faces:
