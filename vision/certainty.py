@@ -460,8 +460,9 @@ def weighed_by_body(probs: np.ndarray, classes: list[str], body: BodyReading) ->
 
     Examples:
         >>> clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
-        >>> weighed_by_body(np.array([0.4, 0.5, 0.1]), ["7C", "7S", "none"], clubs).round(3)
-        array([0.938, 0.062, 0.   ])
+        >>> joint = weighed_by_body(np.array([0.4, 0.5, 0.1]), ["7C", "7S", "none"], clubs)
+        >>> joint.round(3).tolist()
+        [0.938, 0.062, 0.0]
     """
     weights = np.array(
         [
