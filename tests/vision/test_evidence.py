@@ -1,5 +1,6 @@
-"""A card's body as evidence of its suit and rank (``vision.evidence``), and the corroboration
-of certain cards by their bodies or both corners (``vision.certainty.corroborate``)."""
+"""A card's body as evidence of its suit and rank (``vision.evidence``), the corroboration of
+certain cards by their bodies or both corners, and unsure number cards made certain by their
+bodies (``vision.certainty.corroborate``)."""
 
 from __future__ import annotations
 
