@@ -405,10 +405,20 @@ class Corroboration:
             instead.append(RANKS[top_rank] + suit)
         return tuple(instead) if instead else None
 
-    @property
-    def promotes(self) -> bool:
-        """Whether a body may make certain a card its index reads uncertain."""
-        return self.promote_suit <= 1
+    def may_confirm(self, card: str, confidence: float) -> bool:
+        """Whether a body may make certain ``card``, read uncertain at its index.
+
+        True when the rule promotes, the card is a number card, and the index gives it
+        ``confidence`` of at least :attr:`promote_from`; otherwise its body need not be read.
+
+        Examples:
+            >>> rule = Corroboration(promote_suit=0.9, promote_rank=0.5, promote_from=0.3)
+            >>> [rule.may_confirm(card, p) for card, p in (("7C", 0.4), ("7C", 0.2), ("QC", 0.9))]
+            [True, False, False]
+        """
+        return (
+            self.promote_suit <= 1 and card[:-1] not in COURTS and confidence >= self.promote_from
+        )
 
     def body_confirms(self, card: str, confidence: float, body: BodyReading) -> bool:
         """Whether the body ``body`` makes certain a card its index reads uncertain.
@@ -430,9 +440,7 @@ class Corroboration:
             False
         """
         rank, suit = card[:-1], card[-1]
-        if not self.promotes or rank in COURTS or confidence < self.promote_from:
-            return False
-        return bool(
+        return self.may_confirm(card, confidence) and bool(
             body.suits[SUITS.index(suit)] >= self.promote_suit
             and _rank_probability(body, rank) >= self.promote_rank
             and not self._other_colour(card, body)

@@ -605,7 +605,8 @@ class CardReader:
         faces = [
             k
             for k, card in enumerate(cards)
-            if card.outline is not None and (rule.promotes or not card.uncertain)
+            if card.outline is not None
+            and (not card.uncertain or rule.may_confirm(card.card, card.confidence))
         ]
         read = []
         if self.body is not None and faces:
@@ -642,7 +643,7 @@ class CardReader:
                 )
         for k in (k for k in bodies if cards[k].uncertain):  # certain where its body confirms it
             card, body = cards[k], bodies[k]
-            if corroborate(card.card, False, 0, False, body, rule, confidence=card.confidence)[0]:
+            if rule.body_confirms(card.card, card.confidence, body):
                 out[k] = self._confirmed(card, body, rows, probs)
         return out
 
