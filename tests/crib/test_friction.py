@@ -41,8 +41,36 @@ def _ctrl_c_heard() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _interrupted(process: subprocess.Popen[str]) -> tuple[int, str]:
-    """Ctrl-C (SIGINT) to ``process``: its exit status and what it said on standard error."""
+def _asleep_in(process: subprocess.Popen[str], waiting_in: str) -> None:
+    """Return once ``process`` sleeps in a kernel function named ``*waiting_in*``, as a player
+    sees it wait: in a read of its pipe (``pipe_read``) or a sleep (``nanosleep``).
+
+    A SIGINT that lands after the process checked for signals but before it entered the call
+    is only noted, and the call then waits on regardless: a Ctrl-C sent the moment the pipe
+    opens, or a line is answered, can fall there. Linux names the function a sleeping process
+    waits in (``/proc/PID/wchan``); where it does not, a second's wait stands in.
+    """
+    proc = Path(f"/proc/{process.pid}")
+    if not proc.is_dir():  # not Linux
+        time.sleep(1)
+        return
+    deadline = time.monotonic() + 60
+    while True:
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        sleeping_in = (proc / "wchan").read_text() if state == "S" else ""
+        if waiting_in in sleeping_in:
+            return
+        if sleeping_in == "0":  # asleep, but the kernel does not say where
+            time.sleep(1)
+            return
+        assert process.poll() is None and time.monotonic() < deadline, (state, sleeping_in)
+        time.sleep(0.02)
+
+
+def _interrupted(process: subprocess.Popen[str], waiting_in: str) -> tuple[int, str]:
+    """Ctrl-C (SIGINT) to ``process`` once it waits (:func:`_asleep_in`): its exit status and
+    what it said on standard error."""
+    _asleep_in(process, waiting_in)
     process.send_signal(signal.SIGINT)
     try:
         _, err = process.communicate(timeout=30)
@@ -68,7 +96,7 @@ def test_ctrl_c_while_crib_score_reads_its_input(tmp_path: Path) -> None:
     process.stdin.write("5H 5D 5C JS 5S\n")
     process.stdin.flush()
     assert process.stdout.readline().startswith("5♥ 5♦ 5♣ J♠ | 5♠")  # now it waits for more
-    status, err = _interrupted(process)
+    status, err = _interrupted(process, "pipe_read")
     assert (status, err) == (EXIT_INTERRUPTED, "")
 
 
@@ -94,7 +122,7 @@ def test_ctrl_c_while_crib_read_reads_a_photo(tmp_path: Path) -> None:
             assert error.errno == errno.ENXIO and time.monotonic() < deadline
             time.sleep(0.05)
     try:
-        status, err = _interrupted(process)
+        status, err = _interrupted(process, "pipe_read")
     finally:
         os.close(writer)
     assert (status, err) == (EXIT_INTERRUPTED, "")
@@ -133,7 +161,7 @@ def test_ctrl_c_while_crib_serve_starts(tmp_path: Path) -> None:
     )
     assert process.stdout
     assert process.stdout.readline() == "warming up\n"
-    status, err = _interrupted(process)
+    status, err = _interrupted(process, "nanosleep")
     assert (status, err) == (EXIT_INTERRUPTED, "")
 
 
