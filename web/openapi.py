@@ -516,6 +516,7 @@ PATHS: dict[str, Schema] = {
                     "starter?": str,
                     "players?": enum("2", "3", "4"),
                     "rules?": RULES,
+                    "strict?": str,
                 }
             ),
             media="multipart/form-data",

@@ -38,7 +38,9 @@ def read() -> dict[str, Any]:
 
     Optional form fields: ``crib`` (a lone hand is the crib), ``starter`` (the starter card,
     when the card set apart is not it, or it is not in the photo), ``players`` (2 to 4) and
-    ``rules`` (a rule set's name; by default from the players or the number of cards).
+    ``rules`` (a rule set's name; by default from the players or the number of cards) and
+    ``strict`` (a card is certain only where independent evidence agrees, as ``crib read
+    --strict``: the live camera's frames, a camera's small soft indices, are read so).
     """
     upload = request.files.get("image")
     if upload is None:
@@ -52,20 +54,22 @@ def read() -> dict[str, Any]:
         abort(503, "the card reader is not installed on this server")
     photo = upload.read()
     check_upload(photo)  # an image bomb is a 400 here, before it takes the reader's turn
-    return limits.READING.run(_read, photo, players)
+    return limits.READING.run(_read, photo, players, checked(request.form, "strict"))
 
 
-def _read(photo: bytes, players: str | None) -> dict[str, Any]:
+def _read(photo: bytes, players: str | None, strict: bool) -> dict[str, Any]:
     """Read ``photo`` and answer it (on the reading thread, :data:`web.limits.READING`)."""
     try:
         from vision import timebox
         from vision.answer import answer_photo
+        from vision.certainty import STRICT_CORROBORATION
         from vision.reader import read_image_bytes
     except ImportError:
         abort(503, "the card reader is not installed on this server")
     try:
         # decoded in a process of its own, stopped past 2 CPU-seconds; an ImageError: a 400
-        reading = read_image_bytes(photo, decode=timebox.decode)
+        rule = STRICT_CORROBORATION if strict else None
+        reading = read_image_bytes(photo, decode=timebox.decode, corroboration=rule)
     except (OSError, RuntimeError) as error:  # no model file, the model or decoder failed
         abort(503, f"the card reader is not available: {error}")
     answer = answer_photo(

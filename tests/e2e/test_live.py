@@ -257,6 +257,32 @@ def test_a_busy_trainer_slows_the_camera(refused_live: Page, server: str, status
     expect(page.locator("#live-count li").first).to_be_visible()
 
 
+def test_dim_light_asks_for_the_strict_rule(refused_live: Page, server: str) -> None:
+    """Ticking "Dim light" while the camera runs: the frames after it ask ``/api/read`` for the
+    strict rule (a card certain only where its face agrees), and the photo form's box follows."""
+    page = refused_live
+    posted: list[bytes] = []
+
+    def busy(route: Route) -> None:
+        posted.append(route.request.post_data_buffer or b"")
+        route.fulfill(status=503, headers={"Retry-After": "1"}, json={"error": "busy"})
+
+    page.route("**/api/read", busy)
+    page.goto(f"{server}/photo")
+    page.locator("#live-start").tap()
+    deadline = time.monotonic() + READ_SECONDS
+    while not posted and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    page.locator("#live-strict").check()
+    strict = b'name="strict"\r\n\r\n1\r\n'
+    seen = len(posted)
+    while len(posted) < seen + 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert posted and strict not in posted[0] and strict in posted[-1], len(posted)
+    page.locator("#live-stop").tap()
+    expect(page.locator("#strict")).to_be_checked()
+
+
 def test_a_vanished_trainer(refused_live: Page, server: str) -> None:
     """The connection drops: one sentence and the file form, never a spinner for ever."""
     page = refused_live

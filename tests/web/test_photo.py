@@ -173,7 +173,31 @@ def test_photos_are_decoded_in_the_time_box(
     monkeypatch.setitem(sys.modules, "vision.reader", module)
     response = upload(client)
     assert response.status_code == 400 and "too long" in response.json["error"]
-    assert seen == {"decode": timebox.decode}
+    assert seen == {"decode": timebox.decode, "corroboration": None}
+
+
+@pytest.mark.parametrize(("strict", "rule"), [("1", "strict"), ("", "default"), ("0", "default")])
+def test_strict_reads_under_the_strict_rule(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, strict: str, rule: str
+) -> None:
+    """``strict`` (the live camera's frames) reads under ``STRICT_CORROBORATION``, as ``crib
+    read --strict`` does; a photo without it under the reader's default."""
+    from vision.certainty import STRICT_CORROBORATION
+
+    seen: dict[str, Any] = {}
+
+    def read(data: bytes, **options: Any) -> FakeReading:
+        seen.update(options)
+        return FakeReading([FakeCard(c) for c in ("2H", "4H", "6H", "8H", "KS")], 4)
+
+    module = types.ModuleType("vision.reader")
+    module.read_image_bytes = read  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.reader", module)
+    form = {"image": (io.BytesIO(TINY_PHOTO), "frame.jpg"), "strict": strict}
+    response = client.post("/api/read", data=form, content_type="multipart/form-data")
+    assert response.status_code == 200
+    expected = STRICT_CORROBORATION if rule == "strict" else None
+    assert seen["corroboration"] == expected
 
 
 @pytest.mark.parametrize("players", ["²", "9" * 5000, "1", "5", "two"])

@@ -103,6 +103,7 @@ async function start() {
   live.stream = stream;
   live.same = [];
   $("live-rules").value = $("rules").value;
+  $("live-strict").checked = $("strict").checked;
   video.srcObject = stream;
   showLive(true);
   offerTorch(stream.getVideoTracks()[0]);
@@ -155,6 +156,9 @@ function frameForm(blob) {
   form.append("image", blob, "frame.jpg");
   form.append("rules", $("live-rules").value);
   if ($("live-mode").value === "crib") form.append("crib", "1");
+  // dim light or a webcam: small, soft indices, where an index alone may name the wrong suit
+  // with confidence; the strict rule keeps such a card certain only where its body agrees
+  if ($("live-strict").checked) form.append("strict", "1");
   return form;
 }
 
@@ -311,6 +315,10 @@ function offer() {
   $("live-rules").replaceChildren(...[...$("rules").options].map((option) => option.cloneNode(true)));
   $("live-rules").addEventListener("change", () => {
     $("rules").value = $("live-rules").value;
+    live.same = [];
+  });
+  $("live-strict").addEventListener("change", () => {
+    $("strict").checked = $("live-strict").checked;
     live.same = [];
   });
   $("live-mode").addEventListener("change", () => {
