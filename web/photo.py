@@ -39,8 +39,8 @@ def read() -> dict[str, Any]:
     Optional form fields: ``crib`` (a lone hand is the crib), ``starter`` (the starter card,
     when the card set apart is not it, or it is not in the photo), ``players`` (2 to 4) and
     ``rules`` (a rule set's name; by default from the players or the number of cards) and
-    ``strict`` (a card is certain only where independent evidence agrees, as ``crib read
-    --strict``: the live camera's frames, a camera's small soft indices, are read so).
+    ``strict`` (the page's "Dim light" box: a card on small soft indices is certain only where
+    its face agrees, as ``crib read --strict``).
     """
     upload = request.files.get("image")
     if upload is None:

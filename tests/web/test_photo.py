@@ -180,7 +180,7 @@ def test_photos_are_decoded_in_the_time_box(
 def test_strict_reads_under_the_strict_rule(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch, strict: str, rule: str
 ) -> None:
-    """``strict`` (the live camera's frames) reads under ``STRICT_CORROBORATION``, as ``crib
+    """``strict`` (the page's "Dim light" box) reads under ``STRICT_CORROBORATION``, as ``crib
     read --strict`` does; a photo without it under the reader's default."""
     from vision.certainty import STRICT_CORROBORATION
 
