@@ -57,11 +57,20 @@ class FakeReading:
         return [c for i, c in enumerate(self.cards) if i != self.starter_index]
 
 
-def install_reader(monkeypatch: pytest.MonkeyPatch, read: Any) -> None:
-    """Put a stand-in ``vision.reader`` in place."""
+def install_reader(monkeypatch: pytest.MonkeyPatch, read: Any) -> dict[str, Any]:
+    """Put a stand-in ``vision.reader`` in place, ``read`` reading each photo's bytes; returns
+    the options (``decode``, ``corroboration``) of the last read, filled in as it is asked."""
+    options_seen: dict[str, Any] = {}
+
+    def read_image_bytes(data: bytes, **options: Any) -> Any:
+        options_seen.clear()
+        options_seen.update(options)
+        return read(data)
+
     module = types.ModuleType("vision.reader")
-    module.read_image_bytes = lambda data, **options: read(data)  # type: ignore[attr-defined]
+    module.read_image_bytes = read_image_bytes  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "vision.reader", module)
+    return options_seen
 
 
 TINY_PHOTO = (
@@ -162,15 +171,10 @@ def test_photos_are_decoded_in_the_time_box(
     slot for 16 s)."""
     from vision import timebox
 
-    seen: dict[str, Any] = {}
-
-    def read(data: bytes, **options: Any) -> None:
-        seen.update(options)
+    def read(data: bytes) -> None:
         raise ImageError("The image takes too long to decode")
 
-    module = types.ModuleType("vision.reader")
-    module.read_image_bytes = read  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.reader", module)
+    seen = install_reader(monkeypatch, read)
     response = upload(client)
     assert response.status_code == 400 and "too long" in response.json["error"]
     assert seen == {"decode": timebox.decode, "corroboration": None}
@@ -184,15 +188,8 @@ def test_strict_reads_under_the_strict_rule(
     read --strict`` does; a photo without it under the reader's default."""
     from vision.certainty import STRICT_CORROBORATION
 
-    seen: dict[str, Any] = {}
-
-    def read(data: bytes, **options: Any) -> FakeReading:
-        seen.update(options)
-        return FakeReading([FakeCard(c) for c in ("2H", "4H", "6H", "8H", "KS")], 4)
-
-    module = types.ModuleType("vision.reader")
-    module.read_image_bytes = read  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.reader", module)
+    reading = FakeReading([FakeCard(c) for c in ("2H", "4H", "6H", "8H", "KS")], 4)
+    seen = install_reader(monkeypatch, lambda data: reading)
     form = {"image": (io.BytesIO(TINY_PHOTO), "frame.jpg"), "strict": strict}
     response = client.post("/api/read", data=form, content_type="multipart/form-data")
     assert response.status_code == 200
