@@ -498,26 +498,23 @@ NO_CORROBORATION = Corroboration(body_suit=0.0, body_rank=0.0)
 
 def corroborate(
     card: str,
-    sure: bool,
     corners_agreeing: int,
     low_resolution: bool,
     body: BodyReading | None,
     rule: Corroboration,
     context: float = 1.0,
-    confidence: float = 0.0,
 ) -> tuple[bool, tuple[str, ...]]:
-    """Whether a card read at its index is certain, and what else it may be.
+    """Whether a card read with certainty at its index stays certain, and what else it may be.
 
-    A card read uncertain at its index is certain only when its body confirms it
-    (:meth:`Corroboration.body_confirms`). A body that agrees keeps a card read with certainty
-    certain; one that refutes it makes it a question, offering the cards it names. Without a
+    (A card read uncertain there is certain only when its body confirms it:
+    :meth:`Corroboration.body_confirms`.) A body that agrees keeps the card certain; one that
+    refutes it makes it a question, offering the cards it names. Without a
     body, or with an unsure one, a card read on sharp or large indices stays certain, and one
     read at low resolution (:meth:`Corroboration.low_resolution`) only when two of its corners
     agree (and its context model, :attr:`Corroboration.context_above`).
 
     Args:
-        card (str): The card the index reads (e.g. ``"7S"``).
-        sure (bool): Whether that reading is certain (:meth:`Certainty.sure`, the context).
+        card (str): The card the index reads with certainty (e.g. ``"7S"``).
         corners_agreeing (int): How many of the card's corner indices each read it so.
         low_resolution (bool): Whether its indices are read at low resolution
             (:meth:`Corroboration.low_resolution`).
@@ -525,7 +522,6 @@ def corroborate(
         rule (Corroboration): The thresholds.
         context (float): The context model's probability of the card at its likeliest corner,
             where :meth:`Corroboration.needs_context` (1: not needed, or not read).
-        confidence (float): The index's probability of the card, where it is not ``sure``.
 
     Returns:
         (tuple[bool, tuple[str, ...]]): Certain or not, and the cards the body names instead.
@@ -533,29 +529,22 @@ def corroborate(
     Examples:
         >>> says_clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
         >>> rule = Corroboration(refute=0.8, small_index=22)
-        >>> corroborate("7S", True, 2, False, says_clubs, rule)
+        >>> corroborate("7S", 2, False, says_clubs, rule)
         (False, ('7C',))
-        >>> corroborate("7C", True, 1, True, says_clubs, rule)
+        >>> corroborate("7C", 1, True, says_clubs, rule)
         (True, ())
-        >>> lone, both = (corroborate("7S", True, n, True, None, rule) for n in (1, 2))
+        >>> lone, both = (corroborate("7S", n, True, None, rule) for n in (1, 2))
         >>> lone, both
         ((False, ()), (True, ()))
-        >>> corroborate("7S", True, 1, False, None, rule)
+        >>> corroborate("7S", 1, False, None, rule)
         (True, ())
         >>> unsure = BodyReading(np.full(4, 0.25), np.eye(13)[6], 0.0)
-        >>> corroborate("7S", True, 2, True, unsure, rule)
+        >>> corroborate("7S", 2, True, unsure, rule)
         (True, ())
         >>> strict = Corroboration(refute=0.8, small_index=22, body_decides=True)
-        >>> corroborate("7S", True, 2, True, unsure, strict)
-        (False, ())
-        >>> promoting = Corroboration(promote_suit=0.9, promote_rank=0.5, promote_from=0.3)
-        >>> corroborate("7C", False, 1, True, says_clubs, promoting, confidence=0.4)
-        (True, ())
-        >>> corroborate("7C", False, 1, True, None, promoting, confidence=0.4)
+        >>> corroborate("7S", 2, True, unsure, strict)
         (False, ())
     """
-    if not sure:
-        return body is not None and rule.body_confirms(card, confidence, body), ()
     if body is not None:
         if rule.body_agrees(card, body, low_resolution):
             return True, ()

@@ -635,7 +635,7 @@ class CardReader:
                 body is None or not rule.body_agrees(card.card, body, low)
             ):
                 context = self._context_of(image, card, scale)
-            certain, instead = corroborate(card.card, True, agreeing, low, body, rule, context)
+            certain, instead = corroborate(card.card, agreeing, low, body, rule, context)
             if not certain:
                 choices = (card.card, *instead, *card.choices[1:])
                 out[k] = dataclasses.replace(

@@ -46,28 +46,28 @@ NO_PROMOTION = dataclasses.replace(DEFAULT_CORROBORATION, promote_suit=1.1)
 
 def test_a_spade_index_on_a_club_body_is_asked_with_the_club_offered() -> None:
     """The index reads 7S with certainty, the body's pips are clubs: asked, 7C offered."""
-    assert corroborate("7S", True, 2, True, _body("C", "7"), RULE) == (False, ("7C",))
-    assert corroborate("7C", True, 1, True, _body("C", "7"), RULE) == (True, ())
+    assert corroborate("7S", 2, True, _body("C", "7"), RULE) == (False, ("7C",))
+    assert corroborate("7C", 1, True, _body("C", "7"), RULE) == (True, ())
 
 
 def test_a_body_of_another_pip_count_makes_the_rank_a_question() -> None:
     """The index reads 7C, the body holds eight clubs: asked, 8C offered."""
-    assert corroborate("7C", True, 2, True, _body("C", "8"), RULE) == (False, ("8C",))
+    assert corroborate("7C", 2, True, _body("C", "8"), RULE) == (False, ("8C",))
 
 
 def test_a_court_figure_is_not_a_number_card() -> None:
     """An index read QC on a body of pips is asked; on a court's figure (any court) it stays."""
-    assert corroborate("QC", True, 1, False, _body("C", "7"), RULE) == (False, ("7C",))
-    assert corroborate("QC", True, 1, False, _body("C", "K"), RULE) == (True, ())
+    assert corroborate("QC", 1, False, _body("C", "7"), RULE) == (False, ("7C",))
+    assert corroborate("QC", 1, False, _body("C", "K"), RULE) == (True, ())
 
 
 def test_a_body_unsure_of_its_suit_counts_as_none() -> None:
     """A body torn between clubs and spades neither confirms nor refutes: a small index then
     needs both corners, a large one stands."""
     torn = BodyReading(np.array([0.45, 0.0, 0.0, 0.55]), np.eye(13)[6], 0.0)
-    assert corroborate("7C", True, 1, True, torn, RULE) == (False, ())
-    assert corroborate("7C", True, 2, True, torn, RULE) == (True, ())
-    assert corroborate("7C", True, 1, False, torn, RULE) == (True, ())
+    assert corroborate("7C", 1, True, torn, RULE) == (False, ())
+    assert corroborate("7C", 2, True, torn, RULE) == (True, ())
+    assert corroborate("7C", 1, False, torn, RULE) == (True, ())
 
 
 def test_strictly_a_small_index_needs_its_found_body_and_two_corners_do_not_do() -> None:
@@ -76,10 +76,10 @@ def test_strictly_a_small_index_needs_its_found_body_and_two_corners_do_not_do()
     keeps it."""
     served = STRICT_CORROBORATION
     torn = BodyReading(np.array([0.45, 0.0, 0.0, 0.55]), np.eye(13)[6], 0.0)
-    assert corroborate("7S", True, 2, True, torn, served) == (False, ())
-    assert corroborate("7S", True, 1, True, _body("S", "7"), served) == (True, ())
-    assert corroborate("7S", True, 2, True, None, served) == (False, ())
-    assert corroborate("7S", True, 1, False, None, served) == (True, ())
+    assert corroborate("7S", 2, True, torn, served) == (False, ())
+    assert corroborate("7S", 1, True, _body("S", "7"), served) == (True, ())
+    assert corroborate("7S", 2, True, None, served) == (False, ())
+    assert corroborate("7S", 1, False, None, served) == (True, ())
 
 
 def test_a_court_index_agrees_with_a_body_of_any_court() -> None:
@@ -93,7 +93,7 @@ def test_a_court_index_agrees_with_a_body_of_any_court() -> None:
 
 
 def test_a_refuting_body_outweighs_a_large_index_and_both_corners() -> None:
-    assert corroborate("7S", True, 2, False, _body("C", "7"), RULE) == (False, ("7C",))
+    assert corroborate("7S", 2, False, _body("C", "7"), RULE) == (False, ("7C",))
 
 
 @pytest.mark.parametrize(("card", "redness", "sure"), [("8D", -0.2, False), ("8D", 0.3, True)])
@@ -101,13 +101,13 @@ def test_black_ink_refutes_a_red_index(card: str, redness: float, sure: bool) ->
     """A number card's ink colour is evidence of its own: a red index over black pips is asked,
     even where the body model took the pips for diamonds."""
     rule = Corroboration(red_above=0.12, black_below=0.06, small_index=22.0)
-    assert corroborate(card, True, 1, True, _body("D", "8", redness=redness), rule)[0] is sure
+    assert corroborate(card, 1, True, _body("D", "8", redness=redness), rule)[0] is sure
 
 
 @pytest.mark.parametrize(("card", "redness", "sure"), [("8S", 0.3, False), ("8S", 0.0, True)])
 def test_red_ink_refutes_a_black_index(card: str, redness: float, sure: bool) -> None:
     rule = Corroboration(red_above=0.12, black_below=0.06, small_index=22.0)
-    assert corroborate(card, True, 1, True, _body("S", "8", redness=redness), rule)[0] is sure
+    assert corroborate(card, 1, True, _body("S", "8", redness=redness), rule)[0] is sure
 
 
 def test_in_a_washed_out_photo_even_large_sharp_indices_need_agreement() -> None:
@@ -133,8 +133,8 @@ def test_the_default_rule_trusts_the_indices_its_bodies_do_not_refute() -> None:
     assert not DEFAULT_CORROBORATION.low_resolution(15.0, 0.04, washed)
     assert STRICT_CORROBORATION.low_resolution(15.0, 0.04, grey)
     assert STRICT_CORROBORATION.low_resolution(40.0, 0.2, washed)
-    assert corroborate("7S", True, 1, False, None, DEFAULT_CORROBORATION) == (True, ())
-    assert corroborate("7S", True, 1, False, _body("C", "7"), DEFAULT_CORROBORATION) == (
+    assert corroborate("7S", 1, False, None, DEFAULT_CORROBORATION) == (True, ())
+    assert corroborate("7S", 1, False, _body("C", "7"), DEFAULT_CORROBORATION) == (
         False,
         ("7C",),
     )
@@ -161,9 +161,9 @@ def test_without_a_body_a_small_index_needs_both_corners() -> None:
     when two corners read it so; larger or sharp indices are trusted alone."""
     assert RULE.low_resolution(15.0, 0.04) and not RULE.low_resolution(30.0, 0.04)
     assert not RULE.low_resolution(15.0, 0.1)
-    assert corroborate("7S", True, 1, True, None, RULE) == (False, ())
-    assert corroborate("7S", True, 2, True, None, RULE) == (True, ())
-    assert corroborate("7S", True, 1, False, None, RULE) == (True, ())
+    assert corroborate("7S", 1, True, None, RULE) == (False, ())
+    assert corroborate("7S", 2, True, None, RULE) == (True, ())
+    assert corroborate("7S", 1, False, None, RULE) == (True, ())
 
 
 def test_strictly_a_small_court_needs_its_body_sure_of_its_suit() -> None:
@@ -172,14 +172,16 @@ def test_strictly_a_small_court_needs_its_body_sure_of_its_suit() -> None:
     card, or the same court on larger indices, needs only ``body_suit``."""
     strict = STRICT_CORROBORATION
     assert strict.body_suit <= 0.95 and strict.court_suit > 0.95
-    assert corroborate("KS", True, 2, True, _body("S", "K", p=0.95), strict) == (False, ())
-    assert corroborate("KS", True, 1, True, _body("S", "K", p=0.999), strict) == (True, ())
-    assert corroborate("8S", True, 1, True, _body("S", "8", p=0.95), strict) == (True, ())
-    assert corroborate("KS", True, 1, False, _body("S", "K", p=0.95), strict) == (True, ())
+    assert corroborate("KS", 2, True, _body("S", "K", p=0.95), strict) == (False, ())
+    assert corroborate("KS", 1, True, _body("S", "K", p=0.999), strict) == (True, ())
+    assert corroborate("8S", 1, True, _body("S", "8", p=0.95), strict) == (True, ())
+    assert corroborate("KS", 1, False, _body("S", "K", p=0.95), strict) == (True, ())
 
 
 def test_an_uncertain_reading_stays_uncertain() -> None:
-    assert corroborate("7C", False, 2, False, _body("C", "7"), RULE) == (False, ())
+    """A rule that does not promote leaves a card its index reads unsure asked, whatever its
+    body says."""
+    assert RULE.body_confirms("7C", 0.45, _body("C", "7")) is False
 
 
 def _card_photo(
@@ -426,22 +428,17 @@ def test_an_unsure_index_its_body_confirms_is_certain() -> None:
     joint probability. Each piece must agree: a body of another suit or pip count, or one unsure
     of its suit, leaves it asked; so does an index too unsure to count."""
     rule = DEFAULT_CORROBORATION
-    assert corroborate("7C", False, 1, True, _body("C", "7"), rule, confidence=0.45) == (True, ())
-    assert corroborate("7C", False, 1, True, _body("S", "7"), rule, confidence=0.45)[0] is False
-    assert corroborate("7C", False, 1, True, _body("C", "8"), rule, confidence=0.45)[0] is False
-    unsure = _body("C", "7", p=0.8)
-    assert corroborate("7C", False, 1, True, unsure, rule, confidence=0.45)[0] is False
-    assert corroborate("7C", False, 1, True, _body("C", "7"), rule, confidence=0.2)[0] is False
-    assert corroborate("7C", False, 1, True, None, rule, confidence=0.45)[0] is False
+    assert rule.body_confirms("7C", 0.45, _body("C", "7")) is True
+    assert rule.body_confirms("7C", 0.45, _body("S", "7")) is False
+    assert rule.body_confirms("7C", 0.45, _body("C", "8")) is False
+    assert rule.body_confirms("7C", 0.45, _body("C", "7", p=0.8)) is False
+    assert rule.body_confirms("7C", 0.2, _body("C", "7")) is False
 
 
 def test_a_body_does_not_tell_one_court_from_another() -> None:
     """An unsure court stays asked, whatever its body says: a court's figure is a court's."""
     for rule in (DEFAULT_CORROBORATION, STRICT_CORROBORATION):
-        assert (
-            corroborate("QC", False, 2, False, _body("C", "Q", p=0.999), rule, confidence=0.6)[0]
-            is False
-        )
+        assert rule.body_confirms("QC", 0.6, _body("C", "Q", p=0.999)) is False
 
 
 @pytest.mark.parametrize(
