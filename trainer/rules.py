@@ -34,6 +34,10 @@ class RuleSet:
     """Points to win."""
     crib_size: int = 4
     """Cards in the crib (before the starter)."""
+    one_count: bool = False
+    """Whether the play is a single count, ended by the first go or 31 (the five-card game:
+    after the go "each player's hand is then counted up", 001; "such cards as remain after
+    this, are not to be played", old Hoyle). Its last card pegs one, a 31 two."""
 
     @property
     def discards(self) -> int:
@@ -55,7 +59,9 @@ class RuleSet:
 
 
 SIX_CARD = RuleSet("six-card", "Two-hand six-card cribbage", players=2, dealt=6, hand_size=4)
-FIVE_CARD = RuleSet("five-card", "Two-hand five-card cribbage", 2, dealt=5, hand_size=3, game=61)
+FIVE_CARD = RuleSet(
+    "five-card", "Two-hand five-card cribbage", 2, dealt=5, hand_size=3, game=61, one_count=True
+)
 THREE_HAND = RuleSet("three-hand", "Three-hand cribbage", 3, dealt=5, hand_size=4, crib_from_deck=1)
 FOUR_HAND = RuleSet("four-hand", "Four-hand (partnership) cribbage", 4, dealt=5, hand_size=4)
 
