@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from records import players
 from records.errors import NameTakenError
 
-from . import clock, limits
+from . import clock, limits, sessions
 from .db import get_db
 from .players import current_player, session_player_id, sign_in, sign_out
 
@@ -120,11 +120,17 @@ def _unknown_user_hash(method: str) -> str:
 
 @bp.route("/logout", methods=("POST",))
 def logout() -> Response:
-    """Forget the player on this browser, and end its sessions everywhere."""
+    """Forget the player on this browser, and end its sessions everywhere.
+
+    The device cookies of the account end with them (:mod:`web.sessions`), but this browser's:
+    it stays known to the log-in limits.
+    """
     player_id = session_player_id()
-    if player_id is not None:
-        players.revoke_sessions(get_db(), player_id)
     sign_out()
+    if player_id is not None:
+        player = players.revoke_sessions(get_db(), player_id)
+        if player.username is not None:
+            sessions.remember_device(player)
     return redirect(url_for("pages.home"))
 
 

@@ -69,13 +69,13 @@ def posted_username() -> str:
 
 
 def _known_browser() -> bool:
-    """Whether the account of the posted name logged in on this browser before.
+    """Whether the posted name's account logged in here since its sessions were revoked.
 
-    Its device cookie names the account's id; the name is looked up only when it names any.
+    (:func:`web.sessions.is_known`); the name is looked up only when the device cookie names
+    any account.
     """
-    known = sessions.known_players()
-    player = players.by_name(get_db(), posted_username()) if known else None
-    return player is not None and player.id in known
+    player = players.by_name(get_db(), posted_username()) if sessions.known_players() else None
+    return player is not None and sessions.is_known(player)
 
 
 def _discard_unread_body() -> None:

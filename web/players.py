@@ -122,7 +122,7 @@ def sign_in(player: Row[Any]) -> None:
     session.clear()
     play_as(player)
     session["username"] = player.username
-    sessions.remember_device(player.id)
+    sessions.remember_device(player)
 
 
 def sign_out() -> None:

@@ -9,21 +9,28 @@ cookie is marked ``Secure`` on a request made over HTTPS, directly or through a 
 with ``CRIB_TRUSTED_PROXIES`` (which reports the scheme); ``true`` or ``false`` force it.
 Revoking sessions is the accounts' business (:mod:`web.auth`).
 
-A second cookie, the device cookie, remembers the accounts (their ids) that logged in on this
-browser (signed, a year): the log-in limits let such a browser through for those accounts
+A second cookie, the device cookie, remembers the accounts that logged in on this browser
+(signed, a year): the log-in limits let such a browser through for those accounts
 (:mod:`web.limits`), so that guessing a name from elsewhere never locks its owner out. It
 names ids, not names: a cookie of another account whose name differs only in case (``vic``
 beside ``Vic``, before names were one in any case) lets nobody past the limits for ``Vic``.
+Each id comes with a mark of the account's session key and version (:func:`device_mark`), so
+that revoking the account's sessions (a new password, logging out everywhere) ends its device
+cookies too: before (attack round 4, finding 4), a thief who had once logged in with the old
+password stayed exempt from the per-name limit for good.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from datetime import timedelta
 from typing import Any
 
 from flask import Flask, Request, Response, after_this_request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy import Row
 
 LIFETIME = timedelta(days=30)
 """How long a session lasts after the browser's last visit."""
@@ -81,30 +88,47 @@ class _SessionInterface(SecureCookieSessionInterface):
 
 
 def _device_serializer() -> URLSafeTimedSerializer:
-    # a salt of its own: the cookies that named usernames (before attack round 3) are not read
-    return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device-accounts")
+    # a salt of its own: the cookies that named usernames (before attack round 3), or bare ids
+    # (before round 4), are not read
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device-sessions")
 
 
-def known_players() -> list[int]:
-    """The ids of the accounts that logged in on this browser, from its device cookie."""
+def device_mark(player: Row[Any]) -> str:
+    """What the device cookie keeps of ``player``: a digest of its session key and version.
+
+    Revoking the player's sessions (a new version) makes every earlier mark another's.
+    """
+    made = f"{player.session_key}:{player.session_version}".encode()
+    return hashlib.sha256(made).hexdigest()[:32]
+
+
+def known_players() -> dict[int, str]:
+    """The accounts that logged in on this browser, from its device cookie: id to mark."""
     value = request.cookies.get(DEVICE_COOKIE, "")
-    try:  # the trainer signed it: a list of ids
-        ids: list[int] = _device_serializer().loads(value, max_age=DEVICE_LIFETIME.days * 86400)
+    try:  # the trainer signed it: a list of [id, mark] pairs
+        pairs = _device_serializer().loads(value, max_age=DEVICE_LIFETIME.days * 86400)
     except BadSignature:  # none, forged, or older than its lifetime
-        return []
-    return ids
+        return {}
+    return {int(player_id): str(mark) for player_id, mark in pairs}
 
 
-def remember_device(player_id: int) -> None:
-    """Set the device cookie on this request's response: account ``player_id`` logged in here."""
-    ids = [player_id, *(other for other in known_players() if other != player_id)]
-    ids = ids[:DEVICE_NAMES]
+def is_known(player: Row[Any]) -> bool:
+    """Whether ``player`` logged in on this browser since its sessions were last revoked."""
+    mark = known_players().get(player.id)
+    return mark is not None and hmac.compare_digest(mark, device_mark(player))
+
+
+def remember_device(player: Row[Any]) -> None:
+    """Set the device cookie on this request's response: ``player`` logged in here."""
+    known = [[player.id, device_mark(player)]]
+    known += [[other, mark] for other, mark in known_players().items() if other != player.id]
+    known = known[:DEVICE_NAMES]
 
     @after_this_request
     def set_cookie(response: Response) -> Response:
         response.set_cookie(
             DEVICE_COOKIE,
-            _device_serializer().dumps(ids),
+            _device_serializer().dumps(known),
             max_age=DEVICE_LIFETIME,
             secure=current_app.session_interface.get_cookie_secure(current_app),
             httponly=True,
