@@ -6,9 +6,11 @@ log-in, a registration or a password change gets past it only with a proof: the 
 ``challenge + ":" + nonce`` starts with :data:`DIFFICULTY` zero bits, which takes about
 ``2 ** DIFFICULTY`` hashes to find and one to check (``web/static/proof.js`` finds it in the
 page). A challenge is signed with the app's secret (itsdangerous), names a random id, its
-difficulty and when it was made, and is good for :data:`LIFETIME` seconds, once: its id is
-counted in the rate limits' storage (a ``limits`` storage, :mod:`records.limit_storage` by
-default), so that every worker and server sharing it refuses a proof spent elsewhere.
+difficulty, when it was made and its purpose (the web app's: the form and the client it was
+given to, :func:`web.limits.proof_purpose`), and is good for :data:`LIFETIME` seconds, for that
+purpose, once: its id is counted in the rate limits' storage (a ``limits`` storage,
+:mod:`records.limit_storage` by default), so that every worker and server sharing it refuses a
+proof spent elsewhere.
 """
 
 from __future__ import annotations
@@ -43,13 +45,16 @@ def _serializer(secret: str | bytes) -> URLSafeSerializer:
     return URLSafeSerializer(secret, salt=_SALT)
 
 
-def challenge(secret: str | bytes, now: float, difficulty: int | None = None) -> str:
-    """A new challenge, signed with ``secret`` and made at ``now``.
+def challenge(
+    secret: str | bytes, now: float, difficulty: int | None = None, purpose: str = ""
+) -> str:
+    """A new challenge for ``purpose``, signed with ``secret`` and made at ``now``.
 
     It is solved at ``difficulty`` bits (:data:`DIFFICULTY` unless given).
     """
     bits = DIFFICULTY if difficulty is None else difficulty
-    return str(_serializer(secret).dumps({"id": secrets.token_hex(8), "d": bits, "t": now}))
+    made = {"id": secrets.token_hex(8), "d": bits, "t": now, "p": purpose}
+    return str(_serializer(secret).dumps(made))
 
 
 def solves(challenge: str, nonce: str, difficulty: int) -> bool:
@@ -74,21 +79,31 @@ def solve(challenge: str, difficulty: int) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def accept(secret: str | bytes, challenge: str, nonce: str, storage: Storage, now: float) -> bool:
-    """Whether ``nonce`` proves the work for ``challenge``, accepting it once.
+def accept(
+    secret: str | bytes,
+    challenge: str,
+    nonce: str,
+    storage: Storage,
+    now: float,
+    purpose: str = "",
+) -> bool:
+    """Whether ``nonce`` proves the work for ``challenge``, accepting it once, for ``purpose``.
 
-    The challenge must be signed with ``secret``, made within :data:`LIFETIME` of ``now`` and
-    solved at :data:`DIFFICULTY` bits or more, and never accepted before (which this records in
-    ``storage``).
+    The challenge must be signed with ``secret`` for ``purpose``, made within :data:`LIFETIME`
+    of ``now`` and solved at :data:`DIFFICULTY` bits or more, and never accepted before (which
+    this records in ``storage``).
     """
     if not (0 < len(nonce) <= NONCE_DIGITS and nonce.isascii() and nonce.isdigit()):
         return False
     try:
         made: Any = _serializer(secret).loads(challenge)
         difficulty, made_at, key = int(made["d"]), float(made["t"]), str(made["id"])
+        made_for = str(made["p"])
     except (BadSignature, KeyError, TypeError, ValueError):
         return False
-    if difficulty < DIFFICULTY or not (math.isfinite(made_at) and 0 <= now - made_at <= LIFETIME):
+    if made_for != purpose or difficulty < DIFFICULTY:
+        return False
+    if not (math.isfinite(made_at) and 0 <= now - made_at <= LIFETIME):
         return False
     if not solves(challenge, nonce, difficulty):
         return False

@@ -31,6 +31,7 @@ from flask import Flask, Response, current_app, g, request, session
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RateLimitExceeded
 from gunicorn.http.errors import ParseException
+from limits import parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
@@ -97,30 +98,52 @@ def _failed(response: Response) -> bool:
     return response.status_code == 401
 
 
+def proof_purpose() -> str:
+    """What this request's proof of work is for: its form (the view) and its client.
+
+    A challenge given with a page is good only for a post of that page's form from the client
+    it was given to (attack round 4, finding 7: a proof was good on any form, from anywhere).
+    """
+    return f"{request.endpoint} {client_key()}"
+
+
 def proven() -> bool:
     """Whether the posted form carries a proof of work (:mod:`records.proofs`), then spent.
 
-    It lets the post past the site's budget of password checks (checked once a request).
+    It lets the post past the site's budget of password checks (checked once a request), if
+    its client has not had :data:`PROOFS_PER_CLIENT` let through already.
     """
     if "proven" not in g:
         form = request.form
-        storage = current_app.extensions["crib_limits"].storage
-        g.proven = proofs.accept(
+        limiter: Limiter = current_app.extensions["crib_limits"]
+        accepted = proofs.accept(
             current_app.secret_key or "",
             form.get("proof_challenge", ""),
             form.get("proof_nonce", ""),
-            storage,
+            limiter.storage,
             clock.now(),
+            proof_purpose(),
         )
+        g.proven = accepted and _within(limiter, PROOFS_PER_CLIENT, "proof-of-work")
     return bool(g.proven)
+
+
+def _within(limiter: Limiter, limit_value: str, scope: str) -> bool:
+    """Count one against ``limit_value`` for this client in ``scope``: whether it was within."""
+    items = parse_many(limit_value)
+    client = client_key()
+    if not all(limiter.limiter.test(item, scope, client) for item in items):
+        return False
+    return all([limiter.limiter.hit(item, scope, client) for item in items])
 
 
 def _proof_of_work() -> dict[str, Any]:
     """The account forms' challenge (``auth/proof.html``): a new one each page."""
-    return {
-        "proof_challenge": lambda: proofs.challenge(current_app.secret_key or "", clock.now()),
-        "proof_difficulty": proofs.DIFFICULTY,
-    }
+
+    def challenge() -> str:
+        return proofs.challenge(current_app.secret_key or "", clock.now(), purpose=proof_purpose())
+
+    return {"proof_challenge": challenge, "proof_difficulty": proofs.DIFFICULTY}
 
 
 def site_password_check_budget() -> str:
@@ -181,6 +204,9 @@ NEW_GAMES_PER_CLIENT = "30 per hour"
 GAME_MOVES_PER_CLIENT = "240 per minute"
 """Moves one client may make on the boards it keeps (each replays the game and stores it): a
 table pegging card by card makes one every few seconds, several boards far fewer than this."""
+PROOFS_PER_CLIENT = "10 per 10 minutes;50 per day"
+"""Proofs of work one client may have let past a spent budget of password checks: what
+stockpiling challenges buys an address (a challenge is good for 10 minutes)."""
 HASHES_AT_ONCE = 2
 """Password hashes (scrypt, ~75 ms of a core each) running at once in one worker process."""
 READS_AT_ONCE = 1

@@ -104,12 +104,14 @@ def test_the_owner_and_a_newcomer_get_in_while_the_budget_is_spent(
 
 
 def slow_challenge(secret: str, difficulty: int, at_least: int) -> str:
-    """A challenge signed with ``secret`` whose first proof (searching 0, 1, 2...) lies beyond
-    ``at_least`` tries: the page takes seconds to find it, whatever the machine."""
+    """A challenge of the registration form for this machine's browser, signed with ``secret``,
+    whose first proof (searching 0, 1, 2...) lies beyond ``at_least`` tries: the page takes
+    seconds to find it, whatever the machine."""
     from records import proofs
 
     while True:
-        challenge = proofs.challenge(secret, time.time(), difficulty)
+        purpose = "auth.register 127.0.0.1"  # web.limits.proof_purpose: the form, the client
+        challenge = proofs.challenge(secret, time.time(), difficulty, purpose)
         prefix = hashlib.sha256(f"{challenge}:".encode())
         for nonce in range(at_least):
             digest = prefix.copy()

@@ -164,11 +164,12 @@ def cheap_proofs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(proofs, "DIFFICULTY", 8)
 
 
-def proof_of_work(client: FlaskClient, page: str) -> dict[str, str]:
-    """The form fields the page's script adds: its challenge, and the nonce that solves it."""
+def proof_of_work(client: FlaskClient, page: str, address: str = "127.0.0.1") -> dict[str, str]:
+    """The form fields the page's script adds: its challenge (the page fetched from
+    ``address``), and the nonce that solves it."""
     from records import proofs
 
-    html = client.get(page).get_data(as_text=True)
+    html = client.get(page, environ_base={"REMOTE_ADDR": address}).get_data(as_text=True)
     challenge = re.search(r'name="proof_challenge" value="([^"]+)" data-difficulty="(\d+)"', html)
     assert challenge is not None
     nonce = proofs.solve(challenge.group(1), int(challenge.group(2)))
