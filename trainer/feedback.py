@@ -70,7 +70,7 @@ def _count_verdict(grade: Grade) -> str:
     if grade.count is not None:
         return count_verdict(*grade.count, int(grade.claimed), int(grade.total))
     if grade.correct:
-        return f"✔ Right: {grade.total:g}"
+        return f"✔ Right: {grade.total:g}" + (", but not kind by kind" if grade.kinds_off else "")
     what = f"you over-counted by {grade.over:g}" if grade.over else f"you missed {grade.under:g}"
     return f"✘ It is {grade.total:g}, not {grade.claimed:g}: {what}"
 
@@ -89,19 +89,26 @@ def count_verdict(count: int, right_count: int, points: int, right_points: int) 
 
 
 def _missed_lines(grade: Grade) -> list[Line]:
-    """What was missed, as the web says it: certain, or "probably" from a total alone."""
-    if not grade.missed:
+    """What was missed, as the web says it: certain, or "probably" from a total alone.
+
+    Counted by kind: the items the kinds show, and how many of a kind where they cannot tell
+    which.
+    """
+    some = [grade.missed_kind_text(kind, points) for kind, points in grade.missed_kinds]
+    if not grade.missed and not some:
         return []
-    if grade.claimed == 0 and not grade.by_kind:
+    if grade.by_kind:
+        head = "You missed:"
+    elif grade.claimed == 0:
         return [("head", "You missed all of it:")]
-    worth = sum(i.points for i in grade.missed)
-    if worth != grade.under:
+    elif sum(i.points for i in grade.missed) != grade.under:
         head = f"Nothing here is worth exactly {grade.under:g}: you probably miscounted"
-    elif len(grade.missed) < len(grade.items) and not grade.by_kind:
+    elif len(grade.missed) < len(grade.items):
         head = "You probably missed:"
     else:
         head = "You missed:"
-    return [("head", head), *[("wrong", f"  {_item_text(i)}") for i in grade.missed]]
+    lines = [("wrong", f"  {_item_text(i)}") for i in grade.missed]
+    return [("head", head), *lines, *[("wrong", f"  {text}") for text in some]]
 
 
 def _item_text(item: ScoreItem) -> str:
@@ -151,7 +158,7 @@ def play_lines(steps: Sequence[Step]) -> list[Line]:
 
 def _discard_lines(deal: Deal, grade: Grade, thrown: set[Card]) -> list[Line]:
     """The verdict on a throw, the reason, and the table of the best throws and the player's."""
-    lost = round(grade.total, 2) - round(grade.claimed, 2) or grade.total - grade.claimed
+    lost = round(grade.total, 2) - round(grade.claimed, 2)  # throws shown alike tie
     verdict = (
         f"✔ Best throw ({shown(grade.claimed)} expected points)"
         if grade.correct

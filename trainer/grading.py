@@ -17,8 +17,9 @@ from .cards import Card, Rank, as_card, check_distinct
 from .dealing import Category, Deal, classify
 from .discard import CRIB_MODELS, DiscardOption, analyze_discards
 from .errors import HandSizeError, InvalidAnswerError
-from .items import Kind, ScoreItem
+from .items import Kind, ScoreItem, number_words
 from .pegging import GO, Peg
+from .show import _RUN_MULTIPLES
 
 # The order in which a player is most likely to overlook an item, used to explain a short count.
 _OVERLOOKED = (Kind.NOBS, Kind.FLUSH, Kind.RUN, Kind.FIFTEEN, Kind.PAIR, Kind.PAIR_ROYAL)
@@ -75,7 +76,11 @@ class Grade:
     items: tuple[ScoreItem, ...] = ()
     """Every scoring combination (empty for discards)."""
     missed: tuple[ScoreItem, ...] = ()
-    """Items that explain a short count (the fewest, most easily overlooked ones)."""
+    """Items that explain a short count (the fewest, most easily overlooked ones); counted by
+    kind, only those the kinds' numbers show for certain."""
+    missed_kinds: tuple[tuple[Kind, int], ...] = ()
+    """Counted by kind: ``(kind, points short)`` for each kind counted short whose missed items
+    cannot be told apart (one fifteen of six: any of them may be the one)."""
     missed_categories: frozenset[Category] = frozenset()
     """The categories this answer counts as missed, for weak spots."""
     options: tuple[Any, ...] = ()
@@ -136,7 +141,31 @@ class Grade:
                 {"kind": kind.value, "claimed": claimed, "right": right}
                 for kind, claimed, right in self.by_kind
             ]
+        if self.missed_kinds:
+            data["missed_kinds"] = [
+                {"kind": kind.value, "points": points, "text": self.missed_kind_text(kind, points)}
+                for kind, points in self.missed_kinds
+            ]
         return data
+
+    @property
+    def kinds_off(self) -> bool:
+        """Whether a count by kind has a kind wrong (even when the total is right)."""
+        return any(claimed != right for _, claimed, right in self.by_kind)
+
+    def missed_kind_text(self, kind: Kind, points: int) -> str:
+        """A kind counted ``points`` short, when which of its items were missed is unknown.
+
+        >>> from trainer.show import score_show
+        >>> Grade(True, 0, 0, score_show(["5H", "10D", "JC", "5S"], "9C").items
+        ...       ).missed_kind_text(Kind.FIFTEEN, 4)
+        'two of the 4 fifteens, for 4'
+        """
+        of_kind = [i for i in self.items if i.kind is kind]
+        each = of_kind[0].points
+        if points % each:
+            return f"{points} in {kind.value}s, though each is worth {each}: a miscount?"
+        return f"{number_words(points // each)} of the {len(of_kind)} {kind.value}s, for {points}"
 
 
 def _number(x: float) -> float | int:
@@ -200,11 +229,14 @@ HEELS_NOTE = (
 
 
 def _over_count_cause(deal: Deal, verdict: Grade) -> str:
-    """The likely cause of an over-count, when one item (or one kind of item) explains it.
+    """The likely cause of an over-count, offered only where it is the likeliest story.
 
-    Counted by kind, each kind over-counted is explained within that kind; a total alone
-    is explained by the items worth exactly the excess, or by a jack of another suit than
-    the starter's taken for nobs.
+    Counted by kind, each kind over-counted is explained within that kind. A total alone is
+    explained by a classic mistake that fits it exactly (a double run's pair counted again
+    on its own, a shorter run counted inside a longer one, a jack of another suit than the
+    starter's taken for nobs), else by the items worth exactly the excess when they are of one
+    kind, other than a pair: a pair counted twice is no likelier than a fifteen seen where there
+    is none.
     """
     if verdict.by_kind:
         causes = [
@@ -213,16 +245,46 @@ def _over_count_cause(deal: Deal, verdict: Grade) -> str:
             if claimed > right
         ]
         return " ".join(cause for cause in causes if cause)
-    cause = _counted_twice(verdict.items, int(verdict.over)) if verdict.over else ""
-    if verdict.over == 1 and not cause and deal.starter is not None:
+    over = int(verdict.over)
+    if not over:
+        return ""
+    cause = _in_runs(verdict.items, over) or _counted_twice(verdict.items, over, Kind.PAIR)
+    if over == 1 and not cause and deal.starter is not None:
         jacks = [c for c in deal.cards if c.rank is Rank.JACK and c.suit is not deal.starter.suit]
         if jacks and not any(i.kind is Kind.NOBS for i in verdict.items):
             return "a jack of another suit counted for nobs? Only the starter's suit scores."
     return cause
 
 
-def _counted_twice(items: Sequence[ScoreItem], over: int) -> str:
+def _in_runs(items: Sequence[ScoreItem], over: int) -> str:
+    """An over-count the runs explain: a double run's pair counted again, or a run inside a run.
+
+    The pair a double run is made of counted again on its own, or a shorter run counted
+    inside the one long run.
+
+    >>> from trainer.show import score_show
+    >>> print(_in_runs(score_show(["3H", "4D", "5C", "6S"], "KH").items, 3))
+    a run of three counted inside the run of four? Only the longest run counts.
+    """
+    runs = [i for i in items if i.kind is Kind.RUN]
+    if len(runs) == 1 and 3 <= over < runs[0].points:
+        return (
+            f"a run of {number_words(over)} counted inside the run of "
+            f"{number_words(runs[0].points)}? Only the longest run counts."
+        )
+    in_runs = {c for run in runs for c in run.cards}
+    pairs = [i for i in items if i.kind is Kind.PAIR and set(i.cards) <= in_runs]
+    if len(runs) < 2 or sum(i.points for i in pairs) != over:
+        return ""
+    name = _RUN_MULTIPLES[len(runs)].removeprefix("a ")
+    what = f"the pair {_cards(pairs[0].cards)}" if len(pairs) == 1 else f"the {name}'s pairs"
+    return f"{what} counted twice, alone and in the {name}?"
+
+
+def _counted_twice(items: Sequence[ScoreItem], over: int, unlikely: Kind | None = None) -> str:
     """Asks whether an item worth ``over`` was counted twice, when they are one or of one kind.
+
+    Not when that kind is ``unlikely``.
 
     >>> from trainer.show import score_show
     >>> _counted_twice(score_show(["3H", "4D", "5C", "KS"], "9C").items, 3)
@@ -230,11 +292,10 @@ def _counted_twice(items: Sequence[ScoreItem], over: int) -> str:
     """
     worth = [i for i in items if i.points == over]
     kinds = {i.kind for i in worth}
-    if len(kinds) != 1:
+    if len(kinds) != 1 or unlikely in kinds:
         return ""
     if len(worth) == 1:
-        cards = " ".join(c.unicode() for c in worth[0].cards)
-        return f"the {worth[0].kind.value} {cards} counted twice?"
+        return f"the {worth[0].kind.value} {_cards(worth[0].cards)} counted twice?"
     return f"a {worth[0].kind.value} counted twice?"
 
 
@@ -365,6 +426,7 @@ def _grade_by_kind(
     """
     rows: list[tuple[Kind, int, int]] = []
     missed: list[ScoreItem] = []
+    unnamed: list[tuple[Kind, int]] = []
     wrong: set[Category] = set()
     for kind in SHOW_KINDS:
         of_kind = [i for i in items if i.kind is kind]
@@ -372,16 +434,36 @@ def _grade_by_kind(
         rows.append((kind, claims[kind], right))
         if claims[kind] != right:
             wrong |= _KIND_CATEGORIES[kind] & present
-            missed += explain_shortfall(of_kind, right - claims[kind])
+        short = right - claims[kind]
+        if short > 0 and _ways(of_kind, short) == 1:
+            missed += explain_shortfall(of_kind, short)
+        elif short > 0:
+            unnamed.append((kind, short))
+    total = sum(i.points for i in items)
     return Grade(
-        correct=all(claimed == right for _, claimed, right in rows),
-        total=sum(i.points for i in items),
+        correct=sum(claims.values()) == total,
+        total=total,
         claimed=sum(claims.values()),
         items=items,
         missed=tuple(i for i in items if i in missed),
+        missed_kinds=tuple(unnamed),
         missed_categories=frozenset(wrong),
         by_kind=tuple(rows),
     )
+
+
+def _ways(items: Sequence[ScoreItem], points: int) -> int:
+    """How many sets of ``items`` add up to ``points`` (one: the set is certain).
+
+    >>> from trainer.show import score_show
+    >>> _ways(score_show(["5H", "10D", "JC", "5S"], "9C").items, 2)  # four fifteens, a pair
+    5
+    """
+    ways = [1] + [0] * points
+    for item in items:
+        for reach in range(points, item.points - 1, -1):
+            ways[reach] += ways[reach - item.points]
+    return ways[points]
 
 
 def explain_shortfall(items: Sequence[ScoreItem], short: int) -> tuple[ScoreItem, ...]:
@@ -431,21 +513,39 @@ def _grade_discard(deal: Deal, answer: Mapping[str, Any]) -> Grade:
         raise InvalidAnswerError(f"not among the six cards dealt: {', '.join(strays)}")
     options = tuple(analyze_discards(deal.cards, dealer=bool(deal.dealer), crib_model=crib_model))
     chosen = next(o for o in options if set(map(as_card, o.discard)) == set(thrown))
-    best = options[0].net_ev
-    lost = best - chosen.net_ev
-    rival = chosen if lost >= _TIE else next((o for o in options if best - o.net_ev >= _TIE), None)
+    best = options[0]
+    tied = _shown(chosen.net_ev) == _shown(best.net_ev)
+    if not tied:
+        reason = why_best(best, chosen)
+    elif chosen is not best:
+        reason = _tie(chosen, best)
+    else:
+        rival = next((o for o in options if _shown(o.net_ev) != _shown(best.net_ev)), None)
+        reason = "" if rival is None else why_best(best, rival)
     return Grade(
-        correct=lost < _TIE,
-        total=best,
+        correct=tied,
+        total=best.net_ev,
         claimed=chosen.net_ev,
-        missed_categories=frozenset() if lost < _TIE else classify(deal),
+        missed_categories=frozenset() if tied else classify(deal),
         options=options,
-        reason="" if rival is None else why_best(options[0], rival),
+        reason=reason,
     )
 
 
-_TIE = 1e-9
-"""Expected points closer than this are the same (throws alike but for suits)."""
+def _tie(chosen: DiscardOption, best: DiscardOption) -> str:
+    """Why a throw a shade below the best is right too: the table shows them alike.
+
+    >>> best, next_best = analyze_discards("10C 3S 2C 4S 8D 5S", dealer=False)[:2]
+    >>> round(best.net_ev - next_best.net_ev, 4)
+    0.0018
+    >>> print(_tie(next_best, best))  # doctest: +NORMALIZE_WHITESPACE
+    Throwing 10♣ 2♣ ties 10♣ 8♦ for the best throw: 4.21 points on average, the same to two
+    decimals.
+    """
+    return (
+        f"Throwing {_cards(chosen.discard)} ties {_cards(best.discard)} for the best throw: "
+        f"{_shown(chosen.net_ev):.2f} points on average, the same to two decimals."
+    )
 
 
 def why_best(best: DiscardOption, rival: DiscardOption) -> str:

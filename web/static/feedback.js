@@ -6,7 +6,7 @@ import { liftOnPoint } from "./highlight.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Expected points as shown: two decimals, or two significant digits for a near tie; a
+/** Expected points as shown: two decimals, or two significant digits under 0.01; a
  *  typographic minus, as in the crib column. */
 export function expected(points) {
   const size = Math.abs(points);
@@ -32,7 +32,7 @@ function verdictText(result, { kind, penalty }) {
       : `✘ Costs ${expected(shownDifference(result.total, result.claimed))} expected points against the best throw`;
   }
   if (result.count) return countVerdict(result.count.claimed, result.count.right, result.claimed, result.total);
-  if (result.correct) return `✔ Right: ${result.total}`;
+  if (result.correct) return `✔ Right: ${result.total}${kindsOff(result) ? ", but not kind by kind" : ""}`;
   const diff = result.over ? `you over-counted by ${result.over}` : `you missed ${result.under}`;
   return `✘ It is ${result.total}, not ${result.claimed}: ${diff}${penalty ? ` (−${penalty} s)` : ""}`;
 }
@@ -47,11 +47,15 @@ function countVerdict(count, rightCount, points, rightPoints) {
   return `✘ ${wrong.join("; ")}`;
 }
 
+/** Whether a count by kind has a kind wrong (its total may still be right). */
+function kindsOff(result) {
+  return (result.by_kind || []).some((row) => row.claimed !== row.right);
+}
+
 /** Discard figures as the table shows them: what the words say is the difference of the two
- *  numbers shown (14.00 − 13.55 = 0.45), except for a near tie the table cannot show. */
+ *  numbers shown (14.00 − 13.55 = 0.45; throws the table shows alike tie, and are right). */
 function shownDifference(best, chosen) {
-  const difference = (Math.round(best * 100) - Math.round(chosen * 100)) / 100;
-  return difference === 0 ? best - chosen : difference;
+  return (Math.round(best * 100) - Math.round(chosen * 100)) / 100;
 }
 
 /** The count said aloud, then the trainer's words: why the best throw is best, the likely
@@ -82,13 +86,15 @@ function missedHeading(result) {
  * @param {(() => void) | null} askByKind turns counting by kind on, where it can be
  */
 function missedBlock(result, askByKind) {
-  if (!result.missed.length) return [];
+  const some = result.missed_kinds || [];
+  if (!result.missed.length && !some.length) return [];
   if (!result.by_kind && result.claimed === 0) return [h("h3", { text: missedHeading(result) })];
   const guess = missedIsGuess(result);
   const block = [
     h("h3", { text: missedHeading(result) }),
     ...result.missed.map((item) =>
       h("div", { className: "miss" }, `${item.kind} `, miniCards(item.cards), ` for ${item.points}`)),
+    ...some.map((row) => h("div", { className: "miss", text: row.text })),
   ];
   if (guess && askByKind) {
     const button = h("button", { type: "button", className: "link", text: "Count by kind" });
