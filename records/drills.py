@@ -40,7 +40,7 @@ from trainer.weak_spots import Tally
 
 from .database import DatabaseUnavailable, writing
 from .errors import PaceError
-from .models import Answer, Drill, Player, Skill
+from .models import Answer, Drill, GameRecord, Player, Skill
 
 _MAX_ID = 2**31 - 1
 """The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
@@ -51,7 +51,7 @@ EXPIRES_AFTER = 86400.0
 """Seconds after its deal an unanswered practice or sprint drill can no longer be answered;
 it is then purged. Daily challenges do not expire (they close with their date)."""
 GUEST_IDLE_FOR = 30 * 86400.0
-"""Seconds after which a guest with no answer and no deal since is purged."""
+"""Seconds after which a guest with no answer, no deal and no game moved since is purged."""
 PURGE_EVERY = 3600.0
 """Seconds between purges in one server process (:class:`PurgeSchedule`)."""
 _PURGE_MARGIN = 3600.0
@@ -63,6 +63,7 @@ DRILLS = cast(Table, Drill.__table__)
 ANSWERS = cast(Table, Answer.__table__)
 SKILLS = cast(Table, Skill.__table__)
 PLAYERS = cast(Table, Player.__table__)
+GAMES = cast(Table, GameRecord.__table__)
 
 # Statements built once: a request only binds parameters to them.
 _INSERT_DRILL = insert(DRILLS).returning(*DRILLS.c)
@@ -116,7 +117,10 @@ _IDLE_GUESTS = delete(PLAYERS).where(
         DRILLS.c.player_id == PLAYERS.c.id,
         or_(DRILLS.c.dealt_at >= bindparam("since"), DRILLS.c.id == _NEWEST_DRILL),
     ),
+    ~exists().where(GAMES.c.owner_id == PLAYERS.c.id, GAMES.c.updated_at >= bindparam("since")),
 )
+"""Guests made before ``since`` who have not answered, been dealt or moved a game's pegs since
+(a guest keeping a board at the table is not idle: attack round 4, finding 6)."""
 _HANDED_BACK = {"practice": ("practice", "review")}
 """The modes of the unanswered drills handed back to a request for each mode (practice brings
 missed deals back). Sprint hands never come back: every sprint ends on a hand left unanswered
@@ -396,8 +400,9 @@ def purge(db: Connection, now: float) -> tuple[int, int]:
     """Delete expired unanswered drills and idle guests with no answers, as of ``now``.
 
     Drills go an hour after they expire (:data:`EXPIRES_AFTER`); guests once
-    :data:`GUEST_IDLE_FOR` has passed since they were made and since their last deal, with
-    their drills. The expired drills are found by a read, so writers wait only for deletes.
+    :data:`GUEST_IDLE_FOR` has passed since they were made, their last deal and the last move
+    on a game they keep, with their drills. The expired drills are found by a read, so writers
+    wait only for deletes.
 
     Returns:
         The numbers of drills and guests deleted.
