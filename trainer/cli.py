@@ -117,7 +117,11 @@ def _input_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
 
 def _cmd_peg(args: argparse.Namespace, out: TextIO) -> int:
     pegs = score_play(
-        " ".join(args.cards), pone=args.pone_hand, dealer=args.dealer_hand, end=args.end
+        " ".join(args.cards),
+        pone=args.pone_hand,
+        dealer=args.dealer_hand,
+        end=args.end,
+        rules=args.rules,
     )
     totals = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
     if args.json:
@@ -237,7 +241,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "cards",
         nargs="+",
         help="cards in play order, players alternating; 'go' where a player cannot play "
-        "(the cards after it are the other's while they fit)",
+        "(the cards after it are the other's while they fit); '2:KS' says player 2 played it",
     )
     peg.add_argument(
         "--end", action="store_true", help="the last card ends the play (one for last)"
@@ -252,5 +256,5 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     for parser in (score, discard, peg, stats):
         add_json_option(parser)
-    for parser in (score, discard, stats):
+    for parser in (score, discard, peg, stats):
         add_rules_option(parser)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from collections.abc import Sequence
 
 from .cards import Card, CardLike, as_card, check_distinct, parse_cards, split_tokens
 from .errors import HandSizeError, IllegalPlayError
 from .items import Kind, ScoreItem
+from .rules import SIX_CARD, RuleSet
 
 GO = "go"
 """The token that marks a go in a played sequence."""
@@ -127,85 +129,190 @@ def _is_go(token: CardLike) -> bool:
     return isinstance(token, str) and token.strip().lower() == GO
 
 
-def score_sequence(tokens: Sequence[CardLike], end: bool = False) -> list[Peg]:
+def score_sequence(
+    tokens: Sequence[CardLike], end: bool = False, rules: RuleSet = SIX_CARD
+) -> list[Peg]:
     """Score cards in the order played, players alternating; ``"go"`` marks a go.
 
     ``go`` says the player to play cannot: the other plays on, so the cards after a go are
     his while they fit under 31. When he cannot play either (the next card would pass 31, a
     second ``go``, or the end of the play) he pegs 1 for the go, and the player who said go
-    leads the next count. With ``end=True`` the final card also pegs one for last card (not
-    on 31, nor after a go, which already scored it).
+    leads the next count. Each player holds ``rules.hand_size`` cards: one who has played
+    them all plays no more, and the other plays on alone. A card may say who played it
+    (``2:KS``, player 1 or 2): a player named where the other was to play says that the
+    other could not (a go). Once every card is played, or with ``end=True``, the final card
+    also pegs one for last card (not on 31, nor after a go, which already scored it). In the
+    five-card game the play is one count (:attr:`RuleSet.one_count`): the first go or 31
+    ends it.
 
     Raises:
-        IllegalPlayError: for a card that would pass 31 with no go called, or a go with
-            nothing played since the count restarted.
+        IllegalPlayError: for a card that would pass 31 with no go called, a go with nothing
+            played since the count restarted, a card past a player's hand or past the play's
+            end, a player named who cannot have played the card, or a rule set of more than
+            two players.
         HandSizeError: for no cards at all.
 
     >>> pegs = score_sequence(["10H", "KD", "5C", "go", "4S", "2D", "7H"], end=True)
     >>> [(p.card and str(p.card), p.player, p.points) for p in pegs]
     [('10H', 0, 0), ('KD', 1, 0), ('5C', 0, 0), ('4S', 0, 0), ('2D', 0, 2), ('7H', 1, 1)]
     """
-    if not any(not _is_go(t) for t in tokens):
+    typed = [_who_played(t) for t in tokens]
+    if all(_is_go(t) for _, t in typed):
         raise HandSizeError("no cards played: give the cards in the order they were played")
-    count = _Count()
-    pegs: list[Peg] = []
-    cards: list[Card] = []
-    player = 0
-    go_called = False  # the player to play said go: the other plays on
-
-    def end_count() -> None:
-        nonlocal player, go_called
-        last = pegs[-1].player
-        pegs.append(count.go(last))
-        player, go_called = 1 - last, False
-
-    for token in tokens:
+    play = _TypedPlay(rules)
+    for who, token in typed:
         if _is_go(token):
-            if not count.pile:
-                raise IllegalPlayError("a go needs a card played since the count restarted")
-            if go_called:
-                end_count()
-            else:
-                go_called, player = True, pegs[-1].player
-            continue
-        card = as_card(token)
-        cards.append(card)
-        check_distinct(cards)
-        if count.total + card.value > 31:
-            if not go_called:
+            play.go()
+        else:
+            play.card(as_card(token), who)
+    return play.finished(end=end)
+
+
+class _TypedPlay:
+    """A play read from its notation: whose turn it is, who has said go, the cards each holds."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        _check_two_hand(rules)
+        self.rules = rules
+        self.count = _Count()
+        self.pegs: list[Peg] = []
+        self.cards: list[Card] = []
+        self.left = [rules.hand_size, rules.hand_size]
+        self.said_go = [False, False]
+        self.turn = 0
+        self.over = False
+        """The five-card game's single count has ended: no card is played after it."""
+
+    def out(self, player: int) -> bool:
+        """Whether ``player`` can play no more on this count: he said go, or holds no card."""
+        return self.said_go[player] or not self.left[player]
+
+    def to_play(self) -> int:
+        """Who plays next: the player whose turn it is, or the other playing on."""
+        if self.out(self.turn) and not self.out(1 - self.turn):
+            return 1 - self.turn
+        return self.turn
+
+    def go(self) -> None:
+        """A typed go: the player to play cannot; when neither can, the count ends."""
+        self._check_open("no go after the play's end")
+        if not self.count.pile:
+            raise IllegalPlayError("a go needs a card played since the count restarted")
+        self.said_go[self.to_play()] = True
+        if self.out(0) and self.out(1):
+            self.end_count()
+
+    def card(self, card: Card, who: int | None) -> None:
+        """``card`` played by the player to play (``who``, when the notation names him)."""
+        self._check_open(f"{card} cannot be played")
+        self.cards.append(card)
+        check_distinct(self.cards)
+        named_other = who is not None and who != self.to_play()
+        if named_other and self.count.pile and not self.out(self.to_play()):
+            self.said_go[self.to_play()] = True  # he could not play: the other played on
+        fits = self.count.total + card.value <= 31
+        if self.out(0) and self.out(1):
+            self.end_count()
+        elif not fits:
+            if not (self.out(0) or self.out(1)):
                 raise IllegalPlayError(
-                    f"{card} would take the count from {count.total} past 31: mark a go first"
+                    f"{card} would take the count from {self.count.total} past 31: mark a go first"
                 )
-            end_count()
-        pegs.append(count.play(card, player))
-        if count.total == 0:  # 31: the other leads the next count
-            go_called = False
-        if not go_called:
-            player = 1 - player
-    if go_called:
-        end_count()
-    if end:
-        _last_card(pegs)
-    return pegs
+            self.end_count()
+        self._check_open(f"{card} cannot be played")
+        player = self.to_play()
+        if who is not None and who != player:
+            raise IllegalPlayError(
+                f"{card} cannot be player {who + 1}'s: by the goes and the cards each holds,"
+                f" player {player + 1} plays it (write a go where a player cannot play)"
+            )
+        self.pegs.append(self.count.play(card, player))
+        self.left[player] -= 1
+        self.turn = 1 - player
+        if self.count.total == 0:  # 31: the count starts again, the other leads
+            self.said_go = [False, False]
+            self.over = self.rules.one_count
+
+    def end_count(self) -> None:
+        """Neither can play: the last card's player pegs the go, and the next count begins.
+
+        The next count is led by the player after the last card's, unless he holds no card.
+        """
+        last = self.pegs[-1].player
+        self.pegs.append(self.count.go(last))
+        self.said_go = [False, False]
+        self.turn = 1 - last if self.left[1 - last] else last
+        self.over = self.rules.one_count
+
+    def finished(self, *, end: bool) -> list[Peg]:
+        """The pegs, with the go still owed and the last card once the play is over."""
+        complete = not any(self.left)
+        owed = any(self.said_go) or (end and self.rules.one_count)  # the single count's end
+        if not complete and not self.over and owed and self.count.pile:
+            self.end_count()
+        if (complete or end) and not self.over:
+            _last_card(self.pegs)
+        return self.pegs
+
+    def _check_open(self, what: str) -> None:
+        """Refuse ``what`` (a card, or a go) after the play's end."""
+        if self.over:
+            raise IllegalPlayError(f"{what}: {ONE_COUNT_RULE}")
+        if not any(self.left):
+            size = self.rules.hand_size
+            raise IllegalPlayError(
+                f"{what}: each player holds {size} cards in {self.rules.title.lower()}, and"
+                f" all {2 * size} are played"
+            )
+
+
+ONE_COUNT_RULE = (
+    "the five-card play is one count: after the first go or 31 \"each player's hand is then"
+    ' counted up" (the rule book), and the cards left are not played'
+)
+"""Why no card is played after the five-card game's first go or 31, in the rule book's words."""
+
+_WHO = re.compile(r"^\s*([12])\s*:\s*(\S.*)$")
+
+
+def _who_played(token: CardLike) -> tuple[int | None, CardLike]:
+    """A token and the player it names (``2:KS`` is player 1's, from 0), if it names one."""
+    if isinstance(token, str) and (named := _WHO.match(token)):
+        return int(named[1]) - 1, named[2]
+    return None, token
+
+
+def _check_two_hand(rules: RuleSet) -> None:
+    if rules.players != 2:
+        raise IllegalPlayError(
+            f"a play is scored here for two players, and {rules.title.lower()} has"
+            f" {rules.players}: keep it on the board, card by card"
+        )
 
 
 def play_out(
     pone: Sequence[CardLike] | str,
     dealer: Sequence[CardLike] | str,
     order: Sequence[CardLike] | str,
+    rules: RuleSet | None = None,
 ) -> list[Peg]:
     """Score a whole play from both hands and the order the cards were played.
 
     The pone leads. Goes are found from the hands: a player who cannot play without passing
     31 says go and the other plays on; a player who can play must. A ``go`` in ``order`` may
-    be left out; one given is checked (the player saying it must hold no card that fits).
-    When every card is played the last one pegs one for last card (not on 31). Player 0 is
-    the pone, 1 the dealer.
+    be left out; one given is checked (the player saying it must hold no card that fits), and
+    so is a card that names its player (``1:10H``, the pone's). When every card is played the
+    last one pegs one for last card (not on 31). With ``rules`` the hands hold its hand size,
+    and in the five-card game the play is one count (:attr:`RuleSet.one_count`): it ends at
+    the first go or 31, the go pegged as soon as neither can play. Player 0 is the pone, 1
+    the dealer.
 
     Raises:
-        IllegalPlayError: for a card out of turn or past 31, a card in neither hand, or a go
-            called by a player holding a card that fits.
-        HandSizeError: when the hands differ in size, or no card is played.
+        IllegalPlayError: for a card out of turn or past 31, a card in neither hand or not in
+            the hand of the player it names, a card after the five-card game's single count,
+            or a go called by a player holding a card that fits.
+        HandSizeError: when the hands differ in size (or from the rules'), or no card is
+            played.
 
     >>> pegs = play_out("10H 9C 5D 2S", "JD 6C 4H AS", "10H JD 9C AS 5D 4H 2S 6C")
     >>> [(p.player, [i.kind.value for i in p.items]) for p in pegs if p.points]
@@ -214,16 +321,32 @@ def play_out(
     hands = [parse_cards(pone), parse_cards(dealer)]
     if len(hands[0]) != len(hands[1]):
         raise HandSizeError(f"hands differ in size: {len(hands[0])} and {len(hands[1])}")
+    if rules is not None:
+        _check_two_hand(rules)
+        if len(hands[0]) != rules.hand_size:
+            raise HandSizeError(
+                f"a hand holds {rules.hand_size} cards in {rules.title.lower()}, not"
+                f" {len(hands[0])}"
+            )
+    one_count = rules is not None and rules.one_count
     check_distinct(hands[0] + hands[1])
     tokens = split_tokens(order) if isinstance(order, str) else list(order)
-    played = parse_cards([t for t in tokens if not _is_go(t)])
+    typed = [_who_played(t) for t in tokens]
+    played = parse_cards([t for _, t in typed if not _is_go(t)])
     if not played:
         raise HandSizeError("no cards played: give the cards in the order they were played")
     count = _Count()
     pegs: list[Peg] = []
     turn = 0
     goes = 0  # goes typed since the last card
-    for token in tokens:
+    over = False  # the five-card game's single count has ended
+
+    def stuck() -> bool:
+        return bool(count.pile) and not any(
+            count.total + c.value <= 31 for hand in hands for c in hand
+        )
+
+    for who, token in typed:
         if _is_go(token):
             goes += 1
             _check_go(hands, count, pegs, goes)
@@ -233,26 +356,36 @@ def play_out(
         owner = 0 if card in hands[0] else 1 if card in hands[1] else None
         if owner is None:
             raise IllegalPlayError(f"{card} is in neither hand")
-        if not any(count.total + c.value <= 31 for hand in hands for c in hand):
+        if who is not None and who != owner:
+            raise IllegalPlayError(
+                f"{card} is in the {_ROLES[owner]}'s hand, not player {who + 1}'s"
+            )
+        if stuck():
             pegs.append(count.go(pegs[-1].player))
             turn = 1 - pegs[-1].player
+            over = one_count
+        if over:
+            raise IllegalPlayError(f"{card} cannot be played: {ONE_COUNT_RULE}")
         if owner != turn:
             playable = [c for c in hands[turn] if count.total + c.value <= 31]
             if playable:
-                who = _ROLES[turn]
-                raise IllegalPlayError(f"{card} out of turn: the {who} can play {playable[0]}")
+                who_can = _ROLES[turn]
+                raise IllegalPlayError(f"{card} out of turn: the {who_can} can play {playable[0]}")
         if count.total + card.value > 31:
             raise IllegalPlayError(f"{card} would take the count from {count.total} past 31")
         hands[owner].remove(card)
         pegs.append(count.play(card, owner))
+        over = one_count and count.total == 0  # 31
         other = 1 - owner
         turn = (
             other
             if count.total == 0 or any(count.total + c.value <= 31 for c in hands[other])
             else owner
         )
-    if pegs and not hands[0] and not hands[1]:
+    if not hands[0] and not hands[1]:
         _last_card(pegs)
+    elif one_count and stuck():  # the single count ends: one for the go
+        pegs.append(count.go(pegs[-1].player))
     return pegs
 
 
@@ -289,6 +422,7 @@ def score_play(
     pone: Sequence[CardLike] | str | None = None,
     dealer: Sequence[CardLike] | str | None = None,
     end: bool = False,
+    rules: RuleSet = SIX_CARD,
 ) -> list[Peg]:
     """Score a play as typed, with or without the hands (the ``crib peg`` and web notation).
 
@@ -301,6 +435,7 @@ def score_play(
         pone: the pone's hand, if known.
         dealer: the dealer's hand, if known.
         end: without hands, whether the last card ends the play (one for last card).
+        rules: the rule set: each hand's size, and whether the play is one count.
 
     Returns:
         Every card and go with who pegged what.
@@ -316,7 +451,7 @@ def score_play(
     tokens = split_tokens(play) if isinstance(play, str) else list(play)
     pone_hand, dealer_hand = _given(pone), _given(dealer)
     if pone_hand is None and dealer_hand is None:
-        return score_sequence(tokens, end=end)
+        return score_sequence(tokens, end=end, rules=rules)
     if pone_hand is None or dealer_hand is None:
         raise HandSizeError("give both hands (the pone's and the dealer's), or neither")
-    return play_out(pone_hand, dealer_hand, tokens)
+    return play_out(pone_hand, dealer_hand, tokens, rules)

@@ -73,12 +73,16 @@ def table() -> dict[str, Any]:
 
 @bp.post("/pegging")
 def pegging() -> dict[str, Any]:
-    """Score a play: ``{"play": ["5H", "10S", "go", ...], "end": true}``, players alternating."""
+    """Score a play: ``{"play": ["5H", "10S", "go", ...], "end": true}``, players alternating.
+
+    ``"rules": "five-card"`` plays by another rule set: its hand size, and its single count.
+    """
     data = json_body()
     play = data.get("play")
     if not isinstance(play, list) or not play or not all(isinstance(t, str) for t in play):
         abort(400, "give 'play' as a list of cards and 'go'")
-    pegs = score_sequence(play, end=flag(data, "end"))
+    rules = get_rules(str(data.get("rules", SIX_CARD.name)))
+    pegs = score_sequence(play, end=flag(data, "end"), rules=rules)
     return {"pegs": [p.to_json() for p in pegs], "rule_text": PLAY_RULES_BY_KIND}
 
 

@@ -88,17 +88,20 @@ def score() -> tuple[str, int]:
 def score_pegging() -> tuple[str, int]:
     """Settle a dispute about the play: ``?play=5H+10S+go+...``, players alternating.
 
-    With ``pone=...&dealer=...`` (both hands) the goes are found and every card is checked.
+    With ``pone=...&dealer=...`` (both hands) the goes are found and every card is checked;
+    ``rules=five-card`` plays the five-card game's hands of three and its single count.
     """
     play = request.args.get("play", "")
     pone = request.args.get("pone", "")
     dealer = request.args.get("dealer", "")
     end = checked(request.args, "end")
     context: dict[str, Any] = {"play": play, "pone": pone, "dealer": dealer, "end": end}
-    status = 200
+    context["rulesets"] = {name: r for name, r in RULESETS.items() if r.players == 2}
+    context["rules"], status = SIX_CARD, 200
     if play.strip():
         try:
-            pegs = score_play(play, pone=pone, dealer=dealer, end=end)
+            rules = context["rules"] = get_rules(request.args.get("rules", SIX_CARD.name))
+            pegs = score_play(play, pone=pone, dealer=dealer, end=end, rules=rules)
             context["pegs"] = pegs
             context["totals"] = [sum(p.points for p in pegs if p.player == who) for who in (0, 1)]
             context["kinds"] = _kinds_in_order(i for p in pegs for i in p.items)
