@@ -14,9 +14,10 @@ With ``--attack``, each database is measured as above, then once under each atta
 byte of its body), 64 silent connections, a password guesser, guessers from 64 loopback
 addresses, registrations of new names from 64 addresses (each a password to hash), one guest
 dealing as fast as it can, and 8 clients posting a 29-byte GIF that claims 6320 x 6320 pixels
-to the photo reader; each figure is the honest throughput kept under that
-attack, against an honest run just before it (the machine's pace drifts over a run of several
-minutes). ``--baseline`` first measures the same round
+to the photo reader, and GETs from one address (4 clients settling a ranks-only dispute on
+``/score``, 8 asking for the home page, each as fast as answered); each figure is the honest
+throughput kept under that attack, against an honest run just before it (the machine's pace
+drifts over a run of several minutes). ``--baseline`` first measures the same round
 trip against two apps on the same gunicorn setup (``benchmarks/baseline_app.py``): one that does
 nothing, the ceiling that the server and Flask alone allow on this machine, and one that only
 stores the deals and answers in SQLite (raw ``sqlite3``), the ceiling with storage.
@@ -473,6 +474,45 @@ def live_camera(target: Target, stop: threading.Event, _index: int, tries: list[
     post_frames(target, stop, tries, "127.0.0.20", obey=True)
 
 
+def get_flood(target: Target, stop: threading.Event, tries: list[int], path: str) -> None:
+    """GET ``path`` from 127.0.0.2 on a kept-alive connection as fast as it is answered (a new
+    connection once nginx closes one), counting every request in ``tries[0]`` and each
+    refusal (429) in ``tries[2]``."""
+    import http.client
+
+    host, port = target.address
+    while not stop.is_set():
+        if target.context is None:
+            connection: http.client.HTTPConnection = http.client.HTTPConnection(
+                host, port, timeout=30, source_address=("127.0.0.2", 0)
+            )
+        else:
+            connection = http.client.HTTPSConnection(
+                host, port, timeout=30, source_address=("127.0.0.2", 0), context=target.context
+            )
+        try:
+            while not stop.is_set():
+                connection.request("GET", path)
+                reply = connection.getresponse()
+                reply.read()
+                tries[0] += 1
+                tries[2] += reply.status == 429
+        except (OSError, http.client.HTTPException):
+            stop.wait(0.1)
+        finally:
+            connection.close()
+
+
+def score_flood(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
+    """Settle a ranks-only dispute (``/score``: every suit pattern scored) again and again."""
+    get_flood(target, stop, tries, "/score?cards=A+2+3+4&starter=5")
+
+
+def home_flood(target: Target, stop: threading.Event, _index: int, tries: list[int]) -> None:
+    """Ask for the home page again and again (a guest's, no cookie kept)."""
+    get_flood(target, stop, tries, "/")
+
+
 Attacker = Callable[[Target, threading.Event, int, list[int]], None]
 ATTACKS: dict[str, tuple[Attacker, int]] = {
     "slow-loris": (slow_loris, 2),
@@ -486,6 +526,8 @@ ATTACKS: dict[str, tuple[Attacker, int]] = {
     "frames-16": (frames_one_address, 16),
     "frames-16-on-8": (frames_8_addresses, 16),
     "camera": (live_camera, 1),
+    "score-4": (score_flood, 4),
+    "home-8": (home_flood, 8),
 }
 """Each attack: what every one of its clients does, and how many clients run at once."""
 FRAME_POSTERS = {frames_one_address, frames_8_addresses, live_camera}

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from limits import parse
 
-from deploy.local_nginx import HOST, LocalNginx, nginx_command, prepare, running
+from deploy.local_nginx import HOST, SHIPPED, LocalNginx, nginx_command, prepare, running
 from deploy.local_server import free_port, spawn
 from web.cli import DEFAULT_THREADS
 from web.headers import HEADERS
@@ -47,6 +47,10 @@ TRAINER_WORKERS = 1
 """Worker processes of the test trainer, each with ``crib serve``'s default threads."""
 SLOW_CLIENTS = 10 * TRAINER_WORKERS * DEFAULT_THREADS
 """Unfinished requests sent to nginx at once: ten times the trainer's threads."""
+_DEFAULT_ZONE = re.search(r"zone=crib_requests:\S+ rate=(\d+)r/s", SHIPPED.read_text())
+assert _DEFAULT_ZONE is not None
+REQUESTS_PER_SECOND = int(_DEFAULT_ZONE.group(1))
+"""nginx's default limit per address on every request (``crib_requests``), a second."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,7 @@ def test_the_rate_limits_count_the_forwarded_address(proxy: Proxy) -> None:
         guesser.cookies.clear()
         claimed = {"X-Forwarded-For": f"10.9.{attempt // 250}.{attempt % 250}"}
         statuses.append(guesser.request("GET", "/api/drills/next", headers=claimed).status)
+        time.sleep(1 / REQUESTS_PER_SECOND)  # within nginx's own limit on every request
     assert statuses == [200] * allowed + [429]
     assert proxy.browser("127.0.0.3").get("/api/drills/next").status == 200
 
