@@ -34,6 +34,8 @@ from typing import Any, TextIO
 
 from trainer.dealing import Category, Deal, Difficulty
 from trainer.errors import CribbageError, InvalidAnswerError
+from trainer.feedback import ROLES
+from trainer.grading import MOST_COUNT, MOST_PEG, MOST_SHOW
 
 from . import settings
 
@@ -127,6 +129,9 @@ class Session:
     term: Terminal
     answered: int = 0
     right: int = 0
+    steps: int = 0
+    """Cards and goes pegged in the plays answered."""
+    steps_right: int = 0
 
     def store(self, drill: Any, given: dict[str, Any], shown_at: float) -> Any:
         """Grade and store an answer as the web does; a refused answer is said and ``None``."""
@@ -141,6 +146,8 @@ class Session:
         if marked.final:
             self.answered += 1
             self.right += marked.grade.correct
+            self.steps += len(marked.grade.steps)
+            self.steps_right += sum(s.correct for s in marked.grade.steps)
         return marked
 
 
@@ -149,13 +156,27 @@ def _today() -> str:
     return datetime.date.today().isoformat()
 
 
-def _number(term: Terminal, prompt: str) -> int:
-    """A whole number from 0 to 99, asked until one is given."""
+@dataclasses.dataclass(frozen=True)
+class _Ask:
+    """A number the drill asks: its prompt, the highest it can be, and the words refusing more."""
+
+    prompt: str
+    top: int
+    refusal: str
+
+
+_SHOW_COUNT = _Ask("Count: ", MOST_SHOW, f"A hand or crib scores 0 to {MOST_SHOW}")
+_PEGS = _Ask("Pegs: ", MOST_PEG, f"One card pegs 0 to {MOST_PEG} (a double pair royal making 31)")
+_COUNT = _Ask("Count: ", MOST_COUNT, f"The count of the play runs from 0 to {MOST_COUNT}")
+
+
+def _number(term: Terminal, ask: _Ask) -> int:
+    """A whole number from 0 to the ask's top, asked until one is given."""
     while True:
-        answer = term.ask(prompt)
-        if answer.isdigit() and len(answer) <= 2:
+        answer = term.ask(ask.prompt)
+        if answer.isdigit() and int(answer) <= ask.top:
             return int(answer)
-        term.say("A number from 0 to 99, or q to quit.", "note")
+        term.say(f"{ask.refusal}: type a number from 0 to {ask.top}, or q to quit.", "note")
 
 
 def _lay(deal: Deal) -> str:
@@ -194,9 +215,9 @@ def _ask(session: Session, drill: Any, deal: Deal) -> Any:
         if deal.kind == "discard":
             given: dict[str, Any] = {"discard": _throw(term, deal)}
         elif deal.kind == "pegging" and deal.count_asked:
-            given = {"count": _number(term, "Count: "), "points": _number(term, "Pegs: ")}
+            given = {"count": _number(term, _COUNT), "points": _number(term, _PEGS)}
         else:
-            given = {"points": _number(term, "Pegs: " if deal.kind == "pegging" else "Count: ")}
+            given = {"points": _number(term, _PEGS if deal.kind == "pegging" else _SHOW_COUNT)}
         marked = session.store(drill, given, shown_at)
         if marked is not None:
             thrown = [as_card(c) for c in given.get("discard", ())]
@@ -239,17 +260,23 @@ def _play(session: Session, drill: Any, deal: Deal) -> None:
     claims: list[dict[str, int]] = []
     pegs = deal.pegs()
     pile: list[str] = []
+    went = False  # the other player has said go in this count
     for n, peg in enumerate(pegs, start=1):
         if peg.card is None:
             term.say(f"Card {n} of {len(pegs)}: neither can play without passing 31: go.")
         else:
+            on = bool(pile) and pegs[n - 2].player == peg.player
+            if on and not went:
+                who, other = ROLES[peg.player], ROLES[1 - peg.player]
+                term.say(f"The {other} cannot play without passing 31: go. The {who} plays on.")
+            went = on
             lead = "plays" if pile else "leads"
             term.say(
-                f"Card {n} of {len(pegs)}: the {('pone', 'dealer')[peg.player]} {lead} "
+                f"Card {n} of {len(pegs)}: the {ROLES[peg.player]} {lead} "
                 f"{peg.card.unicode()}   (on the table: {' '.join(pile) or 'nothing'})"
             )
         shown_at = time.monotonic()
-        claim = {"count": _number(term, "Count: "), "points": _number(term, "Pegs: ")}
+        claim = {"count": _number(term, _COUNT), "points": _number(term, _PEGS)}
         marked = session.store(drill, {"steps": [*claims, claim]}, shown_at)
         if marked is None:
             return
@@ -324,7 +351,7 @@ def _sprint(session: Session) -> None:
         left = int(deadline - time.monotonic())
         term.say(f"[{left // 60}:{left % 60:02d} left] {_lay(deal)}")
         shown_at = time.monotonic()
-        points = _number(term, "Count: ")
+        points = _number(term, _SHOW_COUNT)
         if time.monotonic() >= deadline:
             term.say("Time's up: that count came after the clock stopped.", "note")
             break
@@ -373,8 +400,13 @@ def _summary(session: Session) -> None:
     from records import progress
 
     standing = progress.standing(session.db, session.player_id, _today())
+    plays = (
+        f" (in plays, {session.steps_right} of {session.steps} cards and goes right)"
+        if session.steps
+        else ""
+    )
     session.term.say(
-        f"{session.answered} answered, {session.right} right · daily streak"
+        f"{session.answered} answered, {session.right} right{plays} · daily streak"
         f" {standing['streak']} (best {standing['best_streak']})",
         "head",
     )

@@ -79,13 +79,14 @@ def count_verdict(count: int, right_count: int, points: int, right_points: int) 
     """A count and the pegs said together, each wrong number named with the right one.
 
     >>> count_verdict(14, 15, 0, 2)
-    '✘ the count is 15, not 14; it pegs 2, not 0'
+    '✘ The count is 15, not 14; it pegs 2, not 0'
     """
     if count == right_count and points == right_points:
         return f"✔ Right: the count is {right_count}, and it pegs {right_points}"
     wrong = [f"the count is {right_count}, not {count}"] if count != right_count else []
     said = "as you said" if points == right_points else f"not {points}"
-    return "✘ " + "; ".join([*wrong, f"it pegs {right_points}, {said}"])
+    text = "; ".join([*wrong, f"it pegs {right_points}, {said}"])
+    return f"✘ {text[0].upper()}{text[1:]}"
 
 
 def _missed_lines(grade: Grade) -> list[Line]:

@@ -172,6 +172,14 @@ def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
 
+MOST_SHOW = 29
+"""The most a hand or crib scores: three fives and the jack of the fourth five's suit."""
+MOST_PEG = 14
+"""The most one card pegs in the two-hand play: a double pair royal making 31 (a 7, then the
+four sixes)."""
+MOST_COUNT = 31
+"""The highest count of the play."""
+
 SHOW_KINDS = (Kind.FIFTEEN, Kind.PAIR, Kind.RUN, Kind.FLUSH, Kind.NOBS)
 """The kinds a player can count a show by (pairs royal count as pairs)."""
 

@@ -219,7 +219,7 @@ def test_the_hardest_pegging_level_in_the_terminal_asks_the_count(
     term.type(str(count + 1))
     term.expect("Pegs: ")
     term.type(str(sum(i.points for i in deal.peg_items())))
-    term.expect(rf"✘ the count is {count}, not {count + 1}; it pegs \d+, as you said")
+    term.expect(rf"✘ The count is {count}, not {count + 1}; it pegs \d+, as you said")
     term.expect("Enter: next")
     assert "Each combination" not in term.text and "distinct run" not in term.text
     term.type("q")

@@ -56,7 +56,7 @@ def test_the_hardest_pegging_level_asks_the_count(phone: Page, server: str, shot
     tap_number(page, points)
     page.locator('#pad button[data-key="Enter"]').tap()
     expect(page.locator("#verdict")).to_have_text(
-        f"✘ the count is {count}, not {count + 1}; it pegs {points}, as you said"
+        f"✘ The count is {count}, not {count + 1}; it pegs {points}, as you said"
     )
     kinds = dict.fromkeys(i.kind for i in deal.peg_items())
     expect(page.locator("#rules dd")).to_have_text([PLAY_RULE_TEXT[k] for k in kinds])

@@ -44,7 +44,8 @@ function countVerdict(count, rightCount, points, rightPoints) {
   const wrong = [];
   if (count !== rightCount) wrong.push(`the count is ${rightCount}, not ${count}`);
   wrong.push(points === rightPoints ? `it pegs ${rightPoints}, as you said` : `it pegs ${rightPoints}, not ${points}`);
-  return `✘ ${wrong.join("; ")}`;
+  const text = wrong.join("; ");
+  return `✘ ${text[0].toUpperCase()}${text.slice(1)}`;
 }
 
 /** Whether a count by kind has a kind wrong (its total may still be right). */
