@@ -127,9 +127,10 @@ LEVEL_WORDS: dict[str, dict[Difficulty, str]] = {
         Difficulty.DENSE: "busy hands: seven items or more (double runs, many fifteens)",
     },
     "pegging": {
-        Difficulty.BEGINNER: "the count is shown; the card pegs 2 at most",
+        Difficulty.BEGINNER: "the count is shown; the card makes nothing, fifteen, a pair or 31",
         Difficulty.STANDARD: "the count before the card is shown: add the card yourself",
-        Difficulty.DENSE: "you keep the count: say it and what the card pegs (3 or more)",
+        Difficulty.DENSE: "you keep the count: say it and what the card pegs (3 or more: runs,"
+        " pairs royal, two scores at once)",
     },
     "play": {
         Difficulty.BEGINNER: "a quiet play: 4 points pegged at most",
@@ -144,8 +145,8 @@ LEVEL_WORDS: dict[str, dict[Difficulty, str]] = {
 def level_words(kind: str) -> dict[str, str]:
     """Each level's meaning for drills of ``kind``, by the level's name.
 
-    >>> level_words("pegging")["dense"]
-    'you keep the count: say it and what the card pegs (3 or more)'
+    >>> level_words("play")["beginner"]
+    'a quiet play: 4 points pegged at most'
     """
     words = LEVEL_WORDS.get(kind, LEVEL_WORDS["show"])
     return {level.value: text for level, text in words.items()}
@@ -422,8 +423,10 @@ def deal(
         difficulty = Difficulty.STANDARD
     shown = PEGGING_COUNT_SHOWN[difficulty]
     for want, level in ((focus, difficulty), (None, difficulty), (None, Difficulty.STANDARD)):
+        if kind == "pegging" and want is not None and not _aimed(level, want):
+            continue  # no shape of the level scores it (a run at beginner's 2 points at most)
         for _ in range(_MAX_TRIES):
-            candidate = _raw_deal(kind, rng, want)
+            candidate = _raw_deal(kind, rng, want, level)
             if kind == "pegging":
                 candidate = dataclasses.replace(candidate, count_shown=shown)
             if _fits(candidate, level) and (want is None or want in classify(candidate)):
@@ -431,7 +434,48 @@ def deal(
     return _raw_deal(kind, rng, None)  # pragma: no cover - every kind deals in a few tries
 
 
-def _raw_deal(kind: DrillKind, rng: random.Random, focus: Category | None) -> Deal:
+_PEGGING_SPREAD: dict[Difficulty, tuple[frozenset[Kind], ...]] = {
+    Difficulty.BEGINNER: tuple(
+        map(frozenset, ((), (Kind.FIFTEEN,), (Kind.PAIR,), (Kind.THIRTY_ONE,)))
+    ),
+    Difficulty.STANDARD: tuple(
+        map(
+            frozenset,
+            (
+                (),
+                (Kind.FIFTEEN,),
+                (Kind.PAIR,),
+                (Kind.RUN,),
+                (Kind.THIRTY_ONE,),
+                (Kind.PAIR_ROYAL,),
+                (Kind.THIRTY_ONE, Kind.PAIR),
+            ),
+        )
+    ),
+    Difficulty.DENSE: tuple(
+        map(
+            frozenset,
+            (
+                (Kind.RUN,),
+                (Kind.PAIR_ROYAL,),
+                (Kind.FIFTEEN, Kind.PAIR),
+                (Kind.FIFTEEN, Kind.RUN),
+                (Kind.THIRTY_ONE, Kind.PAIR),
+                (Kind.THIRTY_ONE, Kind.RUN),
+            ),
+        )
+    ),
+}
+"""What a pegging drill's card scores, by level: each drill is dealt one of its level's
+shapes, drawn alike, so that no one score (31 most of all) comes up in most drills."""
+
+
+def _raw_deal(
+    kind: DrillKind,
+    rng: random.Random,
+    focus: Category | None,
+    level: Difficulty = Difficulty.STANDARD,
+) -> Deal:
     """A random deal; flushes are built directly, being too rare to wait for."""
     if focus in (Category.FLUSH, Category.CRIB_FLUSH):
         suit = rng.choice(list(Suit))
@@ -444,27 +488,49 @@ def _raw_deal(kind: DrillKind, rng: random.Random, focus: Category | None) -> De
     if kind == "discard":
         return Deal(kind, tuple(cards), dealer=rng.random() < 0.5)
     if kind == "pegging":
-        return _raw_pegging(rng)
+        return _raw_pegging(rng, level, focus)
     if kind == "play":
         return _raw_play(rng)
     return Deal(kind, tuple(cards[:4]), starter=cards[4])
 
 
-def _raw_pegging(rng: random.Random) -> Deal:
-    """A pile of one to six cards played without passing 31, and a legal card on top."""
+def _raw_pegging(rng: random.Random, level: Difficulty, focus: Category | None) -> Deal:
+    """A pile of one to six cards played without passing 31, and a legal card on top.
+
+    The card scores one of the level's :data:`_PEGGING_SPREAD` (one with the ``focus`` where
+    the level has one): a pile is dealt, then a card of a rank that scores the shape on it,
+    if any rank does (else another pile).
+    """
+    shape = rng.choice(_aimed(level, focus) or _PEGGING_SPREAD[level])
+    while True:
+        pile = _pegging_pile(rng)
+        count = sum(c.value for c in pile)
+        left = [c for c in DECK if c not in pile and count + c.value <= 31]
+        ranks = {c.rank: c for c in left}  # the play scores ranks, not suits
+        scoring = [r for r, c in ranks.items() if {i.kind for i in score_peg(pile, c)} == shape]
+        if scoring:
+            rank = rng.choice(sorted(scoring))
+            card = rng.choice([c for c in left if c.rank is rank])
+            return Deal("pegging", tuple(pile), played=card)
+
+
+def _aimed(level: Difficulty, focus: Category | None) -> list[frozenset[Kind]]:
+    """The shapes of the level's pegging spread that score ``focus``."""
+    return [s for s in _PEGGING_SPREAD[level] if focus in {_PEG_CATEGORIES[k] for k in s}]
+
+
+def _pegging_pile(rng: random.Random) -> list[Card]:
+    """One to six cards played without passing 31 (the count since it last restarted)."""
     length = rng.randint(1, 6)
     pile: list[Card] = []
     count = 0
-    deck = rng.sample(DECK, 52)
-    for card in deck:
+    for card in rng.sample(DECK, 52):
         if count + card.value <= 31:
             pile.append(card)
             count += card.value
-        if len(pile) == length + 1:
+        if len(pile) == length:
             break
-    if len(pile) < 2:  # pragma: no cover - a shuffled deck always offers a second card
-        return _raw_pegging(rng)
-    return Deal("pegging", tuple(pile[:-1]), played=pile[-1])
+    return pile
 
 
 _SCORING_CHOICE = 0.5

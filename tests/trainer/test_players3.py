@@ -10,7 +10,7 @@ import pytest
 
 from trainer import parse_cards
 from trainer.cards import Card
-from trainer.dealing import Deal
+from trainer.dealing import Deal, Difficulty
 from trainer.discard import analyze_discards
 from trainer.feedback import verdict_lines
 from trainer.grading import grade
@@ -98,6 +98,7 @@ TIED = Deal("discard", tuple(parse_cards("10C 3S 2C 4S 8D 5S")), dealer=False)
 """A pone's six whose two best throws differ by 0.0018 points: alike at two decimals."""
 
 
+@pytest.mark.slow
 def test_throws_equal_at_the_tables_rounding_tie() -> None:
     """Two throws whose nets the table shows alike: neither beats the other "by 0.00 points";
     the one a shade lower is right too, and the words say they tie."""
@@ -135,3 +136,49 @@ def test_an_over_count_gets_only_its_likeliest_cause(
     deal = show(cards, starter)
     verdict = grade(deal, {"points": deal.breakdown().total + over})
     assert verdict.note.startswith(note) if note else verdict.note == ""
+
+
+# --- 9: a spread of what the play scores, each level its own ------------------------------------
+
+PAIRS = {Kind.PAIR, Kind.PAIR_ROYAL, Kind.DOUBLE_PAIR_ROYAL}
+
+
+def scored(deal: Deal) -> str:
+    """What a pegging drill's card scores, as one of the play's families."""
+    kinds = {i.kind for i in deal.peg_items()}
+    names = [
+        n
+        for k, n in ((Kind.FIFTEEN, "15"), (Kind.RUN, "run"), (Kind.THIRTY_ONE, "31"))
+        if k in kinds
+    ]
+    if kinds & PAIRS:
+        names.append("pair royal" if kinds & {Kind.PAIR_ROYAL, Kind.DOUBLE_PAIR_ROYAL} else "pair")
+    return " + ".join(sorted(names)) or "nothing"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", list(Difficulty))
+def test_pegging_drills_spread_over_what_the_play_scores(level: Difficulty) -> None:
+    """120 pegging drills of a level: no one score is more than a third of them, 31 is not
+    most of them (17 of 25 dense deals made 31, 11 an ace making 31), and every family the
+    level teaches comes up; each level deals its own: beginner's 2 points at most, dense's 3 or
+    more, standard's a bit of everything."""
+    import collections
+    import random
+
+    from trainer.dealing import deal
+
+    rng = random.Random(f"spread {level.value}")
+    deals = [deal("pegging", rng, level) for _ in range(120)]
+    shapes = collections.Counter(scored(d) for d in deals)
+    points = [sum(i.points for i in d.peg_items()) for d in deals]
+    thirty_one = sum(n for shape, n in shapes.items() if "31" in shape)
+    aces = sum(1 for d in deals if d.played and d.played.rank == 1 and "31" in scored(d))
+    assert max(shapes.values()) <= 40, shapes
+    assert thirty_one <= 45 and aces <= 15, shapes
+    if level is Difficulty.BEGINNER:
+        assert max(points) <= 2 and {"nothing", "15", "pair", "31"} <= set(shapes), shapes
+    elif level is Difficulty.DENSE:
+        assert min(points) >= 3 and {"run", "pair royal", "15 + pair", "31 + run"} <= set(shapes)
+    else:
+        assert {"nothing", "15", "pair", "run", "31"} <= set(shapes), shapes
