@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from .cards import DECK, Card, Rank, Suit, as_card
+from .discard import analyze_discards
 from .errors import CribbageError
 from .items import Kind, ScoreItem
 from .pegging import GO, Peg, play_out, score_peg
@@ -38,7 +39,8 @@ class Difficulty(enum.Enum):
     """How busy a deal is: measured by the number of scoring items (or points pegged).
 
     In pegging it also says how much of the count is shown (:data:`PEGGING_COUNT_SHOWN`):
-    at the densest level the player keeps the count.
+    at the densest level the player keeps the count. In discards it is how close the call
+    is: how far the best throw beats the next.
     """
 
     BEGINNER = "beginner"
@@ -137,7 +139,11 @@ LEVEL_WORDS: dict[str, dict[Difficulty, str]] = {
         Difficulty.STANDARD: "whatever the deck deals",
         Difficulty.DENSE: "a lively play: 9 points pegged or more",
     },
-    "discard": dict.fromkeys(Difficulty, "every level deals any six cards"),
+    "discard": {
+        Difficulty.BEGINNER: "one throw stands out: it beats the next best by a point or more",
+        Difficulty.STANDARD: "any six cards",
+        Difficulty.DENSE: "close calls: the best throw beats the next by under 0.3 points",
+    },
 }
 """What each level means, in players' words, by drill (hands and cribs share ``show``)."""
 
@@ -377,9 +383,21 @@ def _density(deal: Deal) -> int:
     return _show_facts(deal)[1]
 
 
+def _margin(deal: Deal) -> float:
+    """How far a discard's best throw beats the next one unlike it, by the uniform crib.
+
+    In expected points to two decimals, as the discard table rounds them.
+    """
+    nets = [round(o.net_ev, 2) for o in analyze_discards(deal.cards, dealer=bool(deal.dealer))]
+    return nets[0] - next((net for net in nets if net != nets[0]), nets[0])
+
+
 def _fits(deal: Deal, difficulty: Difficulty) -> bool:
-    if difficulty is Difficulty.STANDARD or deal.kind == "discard":
+    if difficulty is Difficulty.STANDARD:
         return True
+    if deal.kind == "discard":
+        margin = _margin(deal)
+        return margin >= _CLEAR_THROW if difficulty is Difficulty.BEGINNER else margin < _CLOSE_CALL
     density = _density(deal)
     if deal.kind == "pegging":
         return density <= 2 if difficulty is Difficulty.BEGINNER else density >= 3
@@ -399,6 +417,10 @@ _QUIET_PLAY = 4
 """Points pegged at most in a beginner's play drill."""
 _LIVELY_PLAY = 9
 """Points pegged at least in a dense play drill."""
+_CLEAR_THROW = 1.0
+"""Expected points at least by which a beginner's best throw beats the next."""
+_CLOSE_CALL = 0.3
+"""Expected points under which a dense discard's best throw beats the next."""
 
 
 def deal(

@@ -182,3 +182,33 @@ def test_pegging_drills_spread_over_what_the_play_scores(level: Difficulty) -> N
         assert min(points) >= 3 and {"run", "pair royal", "15 + pair", "31 + run"} <= set(shapes)
     else:
         assert {"nothing", "15", "pair", "run", "31"} <= set(shapes), shapes
+
+
+# --- 10: the discard drill's levels -------------------------------------------------------------
+
+
+def margin(deal: Deal) -> float:
+    """How far the best throw beats the next one unlike it, as the table shows them."""
+    nets = [round(o.net_ev, 2) for o in analyze_discards(deal.cards, dealer=bool(deal.dealer))]
+    return nets[0] - next((n for n in nets if n != nets[0]), nets[0])
+
+
+@pytest.mark.slow
+def test_the_discard_levels_deal_clear_and_close_throws() -> None:
+    """Beginner deals sixes whose best throw stands out (a point or more over the next),
+    dense close calls (under 0.3), standard any six; each level says so."""
+    import random
+
+    from trainer.dealing import deal, level_words
+
+    rng = random.Random("discard levels")
+    margins = {
+        level: [margin(deal("discard", rng, level)) for _ in range(30)] for level in Difficulty
+    }
+    assert min(margins[Difficulty.BEGINNER]) >= 1.0
+    assert max(margins[Difficulty.DENSE]) < 0.3
+    standard = margins[Difficulty.STANDARD]
+    assert min(standard) < 1.0 and max(standard) >= 0.3  # any six: both kinds come up
+    words = level_words("discard")
+    assert len(set(words.values())) == 3
+    assert "a point or more" in words["beginner"] and "under 0.3" in words["dense"]
