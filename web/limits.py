@@ -24,8 +24,9 @@ import math
 import os
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import Flask, Response, current_app, g, request, session
 from flask.typing import ResponseReturnValue
@@ -209,10 +210,16 @@ PROOFS_PER_CLIENT = "10 per 10 minutes;50 per day"
 stockpiling challenges buys an address (a challenge is good for 10 minutes)."""
 HASHES_AT_ONCE = 2
 """Password hashes (scrypt, ~75 ms of a core each) running at once in one worker process."""
+WAIT_FOR_TURN = 10
+"""Seconds a request in line waits for a turn of :class:`BackgroundWork` before a 503."""
 READS_AT_ONCE = 1
 """Photo or frame reads (decoding and the card model) running at once in one worker process; with
 ``workers`` processes, as many across the server. The card model runs one read at a time in a
 process anyway (its lock), so a second slot only parked a request and its photo behind it."""
+READS_WAITING = 1
+"""Photo or frame reads that wait in one worker process for their turn, each another client's
+than the one reading (:class:`BackgroundWork`): behind nginx, which lets two reads in flight
+for the site and one an address, a read is never refused for the reader being busy."""
 NICENESS = 10
 """How far below the other requests' CPU priority reads and password hashes run (Unix nice,
 raised for their threads alone: Linux gives each thread its own)."""
@@ -302,34 +309,57 @@ game_moves = PostLimit(
 
 
 class BackgroundWork:
-    """Heavy work run below the requests' CPU priority, ``size`` at once at most; beyond, a 503.
+    """Heavy work run below the requests' CPU priority, ``size`` at once, ``waiting`` in line.
 
     Each runs on a thread of its own, :data:`NICENESS` below the requests: the work takes the CPU
     that drills and pages leave instead of starving them, and the request waiting on it holds
-    none (the card model and scrypt release the GIL). Nothing waits for a slot: a worker's
-    threads stay free for other requests. The threads start at the first use (after gunicorn
-    forks).
+    none (the card model and scrypt release the GIL). A request that finds every slot taken
+    waits for one (up to :data:`WAIT_FOR_TURN` seconds) if a place in line is free, and is
+    refused at once (a 503) otherwise. A client (:func:`client_key`) holds at most ``size``
+    places, running or in line, so the places in line are always another client's: one client
+    keeping its reads in flight cannot hold every turn (attack round 4, finding 1). The threads
+    start at the first use (after gunicorn forks).
     """
 
-    def __init__(self, size: int, name: str, message: str) -> None:
+    def __init__(self, size: int, name: str, message: str, waiting: int = 0) -> None:
+        self._size = size
+        self._places = size + waiting
         self._free = threading.BoundedSemaphore(size)
         self._threads = concurrent.futures.ThreadPoolExecutor(size, name, _lower_priority)
+        self._held: Counter[str] = Counter()
+        """Places (running or in line) held, by client."""
+        self._taking = threading.Lock()
         self.message = message
 
     def run(self, function: Callable[..., Result], *args: Any) -> Result:
         """``function(*args)`` on a low-priority thread, in the caller's (a request's) context.
 
         Raises:
-            werkzeug.exceptions.ServiceUnavailable: (``Retry-After``) every slot is taken.
+            werkzeug.exceptions.ServiceUnavailable: (``Retry-After``) no place for it: every
+                slot and place in line taken, or this client's share; or no turn came in time.
         """
-        if not self._free.acquire(blocking=False):
-            _discard_unread_body()
-            raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
+        client = client_key()
+        with self._taking:
+            taken = self._held[client] < self._size and self._held.total() < self._places
+            if taken:
+                self._held[client] += 1
+        if not taken:
+            self._refuse()
         try:
-            context = contextvars.copy_context()
-            return self._threads.submit(context.run, function, *args).result()
+            if not self._free.acquire(timeout=WAIT_FOR_TURN):
+                self._refuse()
+            try:
+                context = contextvars.copy_context()
+                return self._threads.submit(context.run, function, *args).result()
+            finally:
+                self._free.release()
         finally:
-            self._free.release()
+            with self._taking:
+                self._held -= Counter([client])
+
+    def _refuse(self) -> NoReturn:
+        _discard_unread_body()
+        raise ServiceUnavailable(self.message, retry_after=BUSY_RETRY_AFTER)
 
 
 def _lower_priority() -> None:
@@ -347,13 +377,18 @@ HASHING = BackgroundWork(
     HASHES_AT_ONCE, "hashing", "The trainer is busy checking passwords: try again in a second."
 )
 """Every password hash (:mod:`web.auth`) runs here."""
-READING = BackgroundWork(READS_AT_ONCE, "reader", "The card reader is busy: try again in a second.")
+READING = BackgroundWork(
+    READS_AT_ONCE, "reader", "The card reader is busy: try again in a second.", READS_WAITING
+)
 """Every read of a photo or a camera frame runs here (``web.photo``), once the upload is checked
 in the request (an image bomb is refused without taking a turn: attack round 3, where two
 scripts posting bombs refused 15 of 15 photos of a player).
 
-At most :data:`READS_AT_ONCE` at once in a process, beyond which a read is refused at once
-(503, ``Retry-After``) and the live page sends its next frame after the wait. Why (issue 19,
+At most :data:`READS_AT_ONCE` at once in a process and :data:`READS_WAITING` in line, each
+another client's; beyond, a read is refused at once (503, ``Retry-After``) and the live page
+sends its next frame after the wait. Before the line (attack round 4, finding 1), the first
+client to come held the reader: one address keeping two ordinary photos in flight had 7 to 9
+of 10 honest photos refused. Why one read at a time (issue 19,
 ``benchmarks/live.py``, 2 workers on this 2-core machine while other work loaded it 10 to 16):
 before, each worker read two frames at once (one waiting on the model's lock) with two ONNX
 threads that spun while idle, so a read cost twice its CPU; beside 1, 2 and 4 live phones the

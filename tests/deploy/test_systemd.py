@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from crib.cli import build_parser
-from web.limits import READS_AT_ONCE
+from web.limits import READS_AT_ONCE, READS_WAITING
 
 from .conftest import DEPLOY, program
 
@@ -73,3 +73,19 @@ def test_nginx_lets_through_as_many_reads_at_once_as_the_unit_takes() -> None:
     site_cap = re.search(r"limit_conn crib_reads_site (\d+);", (DEPLOY / "nginx.conf").read_text())
     assert site_cap, "deploy/nginx.conf does not cap the reads in flight"
     assert int(site_cap[1]) == args.workers * READS_AT_ONCE
+
+
+def test_no_address_can_hold_the_whole_reader() -> None:
+    """Attack round 4, finding 1: an address could have as many reads in flight as the whole
+    site (2 and 2), and one address keeping two photos in flight had most honest photos
+    refused. An address now has fewer than the site and no more than a worker reads at once,
+    and the site no more than one worker reads and keeps in line: wherever nginx's reads in
+    flight land, each is read or waits its turn, never refused busy."""
+    config = (DEPLOY / "nginx.conf").read_text()
+    caps = dict(re.findall(r"limit_conn crib_reads_(address|site) (\d+);", config))
+    assert set(caps) == {"address", "site"}, "deploy/nginx.conf does not cap the reads in flight"
+    address, site = int(caps["address"]), int(caps["site"])
+    assert address < site
+    assert address <= READS_AT_ONCE
+    assert site <= READS_AT_ONCE + READS_WAITING
+

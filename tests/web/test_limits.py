@@ -629,8 +629,8 @@ def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.Mon
 
 
 def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With as many reads running as the cap allows, one more is answered at once with a 503
-    and ``Retry-After: 1``; the running ones finish."""
+    """With as many reads running as the cap allows and as many waiting in line, one more is
+    answered at once with a 503 and ``Retry-After: 1``; the running ones finish."""
     import vision.reader
 
     running = threading.Semaphore(0)
@@ -638,23 +638,33 @@ def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -
 
     def slow_read(data: bytes, **options: Any) -> Any:
         running.release()
-        release.wait(timeout=5)
+        release.wait(timeout=10)
         raise OSError("no model here")
 
     monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
-    with concurrent.futures.ThreadPoolExecutor(limits.READS_AT_ONCE) as pool:
+    places = limits.READS_AT_ONCE + limits.READS_WAITING
+    with concurrent.futures.ThreadPoolExecutor(places) as pool:
         held = [
             pool.submit(read_photo, app.test_client(), f"10.8.0.{n}")
             for n in range(limits.READS_AT_ONCE)
         ]
         for _ in held:
             assert running.acquire(timeout=5)
+        held += [
+            pool.submit(read_photo, app.test_client(), f"10.8.0.{n}")
+            for n in range(limits.READS_AT_ONCE, places)
+        ]
+        deadline = time.monotonic() + 30
+        while limits.READING._held.total() < places:  # those in line got there
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
         started = time.perf_counter()
         busy = read_photo(app.test_client(), "10.8.1.1")
         seconds = time.perf_counter() - started
         busy_streamed, unread = read_photo_stream(app.test_client(), "10.8.1.2")
         release.set()
         assert [future.result().status_code for future in held] == [503] * len(held)
+        assert not any("busy" in future.result().json["error"] for future in held)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "error" in busy.json and seconds < 10  # at once (a wait would outlast the release)
     assert busy_streamed.status_code == 503 and unread == 0  # read to its end, then refused
