@@ -7,6 +7,7 @@ Loading rules needs root and nftables in the kernel: elsewhere the tests skip, s
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -106,3 +107,24 @@ def test_the_rules_name_the_web_ports_and_one_table() -> None:
     limit = f"limit rate over {RATE}/second burst {BURST} packets"
     assert f"ip saddr {limit}" in rules
     assert f"ip6 saddr & ffff:ffff:ffff:ffff:: {limit}" in rules
+
+
+def test_loading_the_rules_again_replaces_their_table(port: int) -> None:
+    """The trainer's unit loads the rules before every start (attack round 4, finding 9): loaded
+    again over themselves, they leave one table with one rule a family, not two."""
+    import subprocess
+
+    from deploy.local_firewall import TABLE
+    from deploy.local_nginx import find_program
+
+    nft = find_program("nft")
+    assert nft is not None  # the fixture loaded the rules with it
+    table = f"{TABLE}_test_{os.getpid()}"
+    again = subprocess.run(
+        [nft, "-f", "-"], input=render([port], table), capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0, again.stderr
+    listed = subprocess.run(
+        [nft, "list", "table", "inet", table], capture_output=True, text=True, check=True
+    ).stdout
+    assert listed.count("limit rate over") == 2, listed

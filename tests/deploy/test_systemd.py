@@ -89,3 +89,22 @@ def test_no_address_can_hold_the_whole_reader() -> None:
     assert address <= READS_AT_ONCE
     assert site <= READS_AT_ONCE + READS_WAITING
 
+
+INSTALLED_FIREWALL = "/etc/nftables.d/crib-trainer.nft"
+"""Where the documented install copies ``deploy/nftables.conf`` (root's, not the checkout's)."""
+
+
+def test_the_unit_loads_the_firewall_before_every_start() -> None:
+    """Attack round 4, finding 9: the frame-flood protection held only with the firewall loaded
+    (16 posters from one address: the drills kept 117 % with it, 12 % without), and loading it
+    was a step of its own that an install could miss. The unit loads the installed rules as
+    root ("+") before each start, after the machine's own firewall (which may flush every
+    table), so the trainer never serves without them: a missing or bad file stops the start.
+    The documented install copies the shipped file there."""
+    unit = UNIT.read_text()
+    before = [shlex.split(line) for line in re.findall(r"^ExecStartPre=(.+)$", unit, re.M)]
+    assert ["+/usr/sbin/nft", "-f", INSTALLED_FIREWALL] in before
+    after = re.search(r"^After=(.+)$", unit, flags=re.MULTILINE)
+    assert after and "nftables.service" in after[1].split()
+    guide = (DEPLOY.parent / "docs" / "deployment.md").read_text()
+    assert f"sudo cp deploy/nftables.conf {INSTALLED_FIREWALL}" in guide
