@@ -26,12 +26,15 @@ import dataclasses
 Ranks = tuple[int, ...]
 """Ranks (1 ace ... 13 king), a hand's sorted ascending, the count's in the order played."""
 
-WIN = 1000
-"""What reaching the game's end is worth, in points: more than any deal can score."""
+WIN = 30
+"""What reaching the game's end this deal is worth, in points: near the end a player's chance
+of the game moves about a thirtieth with each point."""
 
 _VALUES = (0, *(min(r, 10) for r in range(1, 14)))
 """A rank's counting value, by rank."""
 
+_NONE = 1 << 20
+"""Below any value: the best of no move yet."""
 _CACHE_LIMIT = 600_000
 """Positions a solver remembers before it forgets them all (bounds its memory)."""
 
@@ -210,7 +213,7 @@ class PlaySolver:
         known = self._cache.get(key)
         if known is not None:
             return known
-        best = -2 * WIN
+        best = -_NONE
         last = 0
         for rank in mover:
             if rank == last or count + _VALUES[rank] > 31:

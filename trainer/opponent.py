@@ -21,13 +21,14 @@ chooses with a :class:`random.Random` of the caller's, so a seeded game is repla
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .cards import DECK, Card
 from .discard import DiscardOption, analyze_discards
-from .lookahead import Ending, PlaySolver, Ranks
+from .lookahead import WIN, Ending, PlaySolver, Ranks
 from .pegging import score_peg
 from .rules import SIX_CARD, RuleSet
 from .show import score_show
@@ -125,10 +126,14 @@ class GreedyPolicy:
     name = "greedy"
 
     def discard(self, view: DiscardView, rng: random.Random) -> tuple[Card, ...]:
-        """The discard that keeps the best expected hand, the crib not considered."""
-        options = analyze_discards(view.dealt, dealer=view.dealer, rules=view.rules)
-        best = max(o.hand_ev for o in options)
-        return rng.choice([o for o in options if o.hand_ev == best]).discard
+        """The discard that keeps the best hand over every starter, the crib not considered."""
+        starters = [c for c in DECK if c not in view.dealt]
+        totals: dict[tuple[Card, ...], int] = {}
+        for thrown in itertools.combinations(view.dealt, view.rules.discards):
+            keep = [c for c in view.dealt if c not in thrown]
+            totals[thrown] = sum(score_show(keep, s, rules=view.rules).total for s in starters)
+        best = max(totals.values())
+        return rng.choice([t for t, total in totals.items() if total == best])
 
     def play(self, view: PlayView, rng: random.Random) -> Card:
         """The card that pegs the most on this count."""
@@ -154,27 +159,29 @@ class StrongPolicy:
     def discard(self, view: DiscardView, rng: random.Random) -> tuple[Card, ...]:
         """The discard with the best net expected points, or near the end the best chance.
 
-        Near the end (:func:`near_end`) the options are ranked first by how often the kept
-        hand alone (and the crib's average, for the dealer) reaches the end in the show.
+        Near the end (:func:`near_end`) each option also gains :data:`WIN` points times how
+        often the kept hand (with the crib's average, for the dealer) reaches the end in the
+        show (:func:`reach_chance`): a hand sure of the few points needed beats a better one
+        that may fall short.
         """
         options = analyze_discards(
             view.dealt, dealer=view.dealer, rules=view.rules, crib_model="weighted"
         )
         if not near_end(view.scores, view.rules):
             return options[0].discard
-        return max(options, key=lambda o: (reach_chance(o, view), o.net_ev)).discard
+        return max(options, key=lambda o: o.net_ev + WIN * reach_chance(o, view)).discard
 
     def play(self, view: PlayView, rng: random.Random) -> Card:
         """The card that nets the most over the rest of the play, the opponent's cards drawn.
 
         Near the end the rest of the deal is judged: the play and the show in its order,
-        reaching the end first worth more than any points.
+        reaching the end first worth :data:`WIN` points.
         """
-        choices = {c.rank: c for c in reversed(view.playable)}  # one card a rank
+        choices = {int(c.rank): c for c in reversed(view.playable)}  # one card a rank
         if len(choices) == 1:
             return next(iter(choices.values()))
-        mine = tuple(sorted(c.rank for c in view.held))
-        pile = tuple(c.rank for c in view.pile)
+        mine = tuple(sorted(int(c.rank) for c in view.held))
+        pile = tuple(int(c.rank) for c in view.pile)
         totals = dict.fromkeys(choices, 0.0)
         for weight, solver, theirs in self._worlds(view, rng):
             for rank in choices:
@@ -189,11 +196,14 @@ class StrongPolicy:
         worlds = self.worlds if len(view.held) + held < 7 else self.early_worlds
         if not near_end(view.scores, view.rules):
             solver = _SOLVERS[view.rules.one_count]
-            if held == 1:  # every rank he can hold, by how many are unseen
-                ranks = [c.rank for c in unseen]
-                return [(ranks.count(r) / len(ranks), solver, (r,)) for r in sorted(set(ranks))]
+            if held <= 1:  # every rank he can hold, by how many are unseen
+                ranks = [int(c.rank) for c in unseen] if held else [0]
+                return [
+                    (ranks.count(r) / len(ranks), solver, (r,) if r else ())
+                    for r in sorted(set(ranks))
+                ]
             return [
-                (1.0, solver, tuple(sorted(c.rank for c in rng.sample(unseen, held))))
+                (1.0, solver, tuple(sorted(int(c.rank) for c in rng.sample(unseen, held))))
                 for _ in range(worlds)
             ]
         return [(1.0, *_ending_world(view, unseen, rng)) for _ in range(worlds)]
@@ -217,7 +227,9 @@ def _ending_world(
     crib = score_show([*view.thrown, *thrown], view.starter, crib=True, rules=rules).total
     show = (my_hand + crib, their_hand) if view.dealer else (my_hand, their_hand + crib)
     ending = Ending(rules.game, view.scores, show, root_is_pone=not view.dealer)
-    return PlaySolver(one_count=rules.one_count, ending=ending), tuple(sorted(c.rank for c in held))
+    return PlaySolver(one_count=rules.one_count, ending=ending), tuple(
+        sorted(int(c.rank) for c in held)
+    )
 
 
 def near_end(scores: tuple[int, int], rules: RuleSet) -> bool:
