@@ -2,17 +2,16 @@
 
 The play depends on ranks alone (suits score only in the show), so a position is the ranks each
 player still holds and the ranks on the current count. :class:`PlaySolver` plays out every
-line from a position with both players choosing their best, each card scored by
-:func:`trainer.pegging.score_peg`, and returns what the player to move nets from there (his
-pegs less the other's). It follows the rules of the play: a player who cannot play says go and
-the other plays on, the go or the last card pegs one (a 31 scores two instead), and the player
-after the last card's leads the next count; with ``one_count`` (the five-card game) the first go
-or 31 ends the play.
+line from a position with both players choosing their best, each card scored as
+:func:`trainer.pegging.score_peg` scores it (:func:`peg_points`), and returns what the player
+to move nets from there (his pegs less the other's). It follows the rules of the play: a
+player who cannot play says go and the other plays on, the go or the last card pegs one (a 31
+scores two instead), and the player after the last card's leads the next count; with
+``one_count`` (the five-card game) the first go or 31 ends the play.
 
 Near the end of a game a solver may be given an :class:`Ending`: it then also follows both
-scores, a player reaching the game's end wins at once (worth :data:`WIN` points more than any
-count), and the show that follows the play (the pone's hand, the dealer's, the crib) decides
-the rest.
+scores, a player reaching the game's end wins at once (worth :data:`WIN` points), and the show
+that follows the play (the pone's hand, the dealer's, the crib) decides the rest.
 
 >>> solver = PlaySolver(one_count=False)
 >>> solver.value((5,), (10,), (), 0)  # 5 led, 10 for fifteen two and the last card: -3
@@ -39,22 +38,24 @@ _CACHE_LIMIT = 600_000
 """Positions a solver remembers before it forgets them all (bounds its memory)."""
 
 
-def peg_points(pile: Ranks, rank: int) -> int:
+def peg_points(pile: Ranks, rank: int, count: int | None = None) -> int:
     """What a card of ``rank`` pegs on a count of ``pile`` ranks: the engine's rules by rank.
 
     :func:`trainer.pegging.score_peg` scores cards; the search needs the same points for
     ranks, millions of times, so they are worked out here from the ranks (fifteen or 31,
-    the pair run at the end of the count, the longest run among the last cards), and the
-    tests check them against the engine on every count of the random deals they play.
+    the cards of the rank at the end of the count, the longest run among the last cards), and
+    the tests check them against the engine on thousands of random counts.
+
+    Args:
+        pile: the ranks on the count, oldest first, or only its :func:`tail`.
+        rank: the rank played.
+        count: the count after the card (needed when ``pile`` is a tail).
 
     >>> peg_points((7, 8), 9), peg_points((10,), 5), peg_points((4, 4), 4)
     (3, 2, 6)
     """
-    return _pegs(pile, rank, sum(_VALUES[r] for r in (*pile, rank)))
-
-
-def _pegs(pile: Ranks, rank: int, count: int) -> int:
-    """:func:`peg_points` with the count after the card given (``pile`` may be its tail)."""
+    if count is None:
+        count = sum(_VALUES[r] for r in (*pile, rank))
     points = 2 if count in (15, 31) else 0
     size = len(pile)
     same = 0
@@ -238,7 +239,7 @@ class PlaySolver:
         at = mover.index(rank)
         held = mover[:at] + mover[at + 1 :]
         count += _VALUES[rank]
-        points = _pegs(pile, rank, count)
+        points = peg_points(pile, rank, count)
         pile = tail((*pile, rank))
         other_fits = count < 31 and bool(other) and count + _VALUES[other[0]] <= 31
         mover_fits = count < 31 and bool(held) and count + _VALUES[held[0]] <= 31
