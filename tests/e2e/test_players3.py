@@ -4,18 +4,22 @@ the test needs one deal; the page's words are checked against the engine's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from tests.e2e.conftest import PHONE, scroll_width
+from tests.e2e.conftest import PHONE, scroll_width, strict_context
 from tests.trainer.test_players3 import DENSE, OFFSETTING, TIED
 from trainer.dealing import Deal
 from trainer.discard import analyze_discards
 from trainer.grading import grade
 from trainer.items import RULE_TEXT
 from trainer.show import spoken_count
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def serve_verdict(page: Page, deal: Deal, answer: dict[str, Any]) -> None:
@@ -76,3 +80,105 @@ def test_throws_alike_at_two_decimals_tie(phone: Page, server: str, shots: Path)
     expect(rows.nth(0).locator("td").last).to_have_text(f"{best.net_ev:.2f}")
     expect(rows.nth(1).locator("td").last).to_have_text(f"{best.net_ev:.2f}")
     page.screenshot(path=shots / "phone-discard-tie.png", full_page=True)
+
+
+def lone_group(cards: list[str]) -> dict[str, Any]:
+    """The reader's answer for ``cards`` read side by side in one group, nothing set apart."""
+    return {
+        "rules": "six-card",
+        "image_size": [640, 480],
+        "seconds": 0.1,
+        "cards": [
+            {
+                "card": c,
+                "confidence": 0.97,
+                "box": [40.0 + 90 * i, 60.0, 70.0 + 90 * i, 110.0],
+                "uncertain": False,
+                "choices": [c],
+            }
+            for i, c in enumerate(cards)
+        ],
+        "groups": [
+            {
+                "role": None,
+                "name": "a group",
+                "cards": list(range(len(cards))),
+                "box": [40.0, 60.0, 430.0, 110.0],
+                "score": None,
+                "crib_score": None,
+            }
+        ],
+        "question": None,
+        "left_out": [],
+        "note": "",
+    }
+
+
+def test_a_starter_added_that_is_already_in_the_photo(
+    phone: Page, server: str, shots: Path
+) -> None:
+    """Five cards read as one group; typing 10H, one of them, as the starter says that 10♥ is
+    in the photo already and how to make it the starter, not "a group has 5 cards"; the same
+    for a card retyped as one already there (item 13)."""
+    page = phone
+    cards = ["10S", "JH", "10H", "9D", "AD"]
+    page.route("**/api/read", lambda route: route.fulfill(json=lone_group(cards)))
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", str(ROOT / "docs" / "sample-hand.jpg"))
+    page.locator("#photo-form button[type=submit]").tap()
+    expect(page.locator("#groups .chip-edit")).to_have_count(5)
+    page.fill("#add-card", "10h")
+    expect(page.locator("#add-to")).to_have_value("starter")
+    page.locator("#add-form button[type=submit]").tap()
+    question = page.locator("#question")
+    expect(question).to_have_text(
+        "10♥ is already in the photo, in group 1: to make it the starter, pick “the starter” in"
+        " its “Move to…” box."
+    )
+    expect(page.locator(".group.starter")).to_have_count(0)
+    expect(page.locator("#groups .chip-edit")).to_have_count(5)
+    page.screenshot(path=shots / "phone-photo-starter-already-there.png", full_page=True)
+    chip = page.get_by_label("card 9♦ in")
+    chip.fill("JH")
+    chip.press("Enter")
+    expect(question).to_have_text(
+        "J♥ is already in the photo, in group 1: each card is in the photo once."
+    )
+    page.get_by_role("combobox", name="move 10♥").select_option("starter")
+    expect(page.locator(".group.starter input")).to_have_value("10H")
+    assert "a group has" not in (question.text_content() or "")
+
+
+@pytest.fixture
+def refused_phone(browser: Browser) -> Iterator[Page]:
+    """A phone page whose refused request is expected (a 400 logs "Failed to load resource"):
+    only other problems fail the test."""
+    context, problems = strict_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context.new_page()
+    context.close()
+    assert [p for p in problems if "Failed to load resource" not in p] == []
+
+
+def test_a_failed_read_after_a_good_one(refused_phone: Page, server: str, shots: Path) -> None:
+    """A good read, then a file that is not a photo: the trainer's refusal says the cards shown
+    are still the previous photo's, which is shown again with them (item 14)."""
+    page = refused_phone
+    page.route(
+        "**/api/read", lambda route: route.fulfill(json=lone_group(["5H", "5D", "5C", "JS"]))
+    )
+    page.goto(f"{server}/photo")
+    page.set_input_files("#image", str(ROOT / "docs" / "sample-hand.jpg"))
+    page.locator("#photo-form button[type=submit]").tap()
+    expect(page.locator("#groups .chip-edit")).to_have_count(4)
+    first = page.locator("#shot").get_attribute("src")
+    page.unroute("**/api/read")
+    notes: FilePayload = {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a photo"}
+    page.set_input_files("#image", files=notes)
+    with page.expect_response("**/api/read") as refused:
+        page.locator("#photo-form button[type=submit]").tap()
+    assert refused.value.status in (400, 503)
+    error = page.locator("#photo-error")
+    expect(error).to_contain_text("The cards below are still those of your previous photo.")
+    expect(page.locator("#groups .chip-edit")).to_have_count(4)
+    expect(page.locator("#shot")).to_have_attribute("src", first or "")
+    page.screenshot(path=shots / "phone-photo-failed-after-good.png", full_page=True)

@@ -152,6 +152,17 @@ function typedCard(input) {
   return token;
 }
 
+/** Whether `code` is already on the table (not counting `card` itself), said where, and how
+ *  to make it the starter when that is what the player meant. */
+function alreadyThere(code, card = null) {
+  const at = table.groups.findIndex((g) => g.cards.some((c) => c !== card && c.card === code));
+  if (at < 0) return false;
+  const starter = $("add-to").value === "starter" && !card
+    ? ": to make it the starter, pick “the starter” in its “Move to…” box" : ": each card is in the photo once";
+  $("question").textContent = `${cardText(code)} is already in the photo, in ${groupNames()[at]}${starter}.`;
+  return true;
+}
+
 /** How sure the page is of a card: the reader's confidence, or the player's own word. */
 function sureText(card) {
   return card.typed || !card.box ? "typed by you" : `${Math.round(100 * card.confidence)}% sure`;
@@ -162,7 +173,7 @@ function chip(group, index, card) {
   const input = h("input", { value: card.card, size: 3, "aria-label": `card ${cardText(card.card)} in ${names[index]}`, className: card.uncertain ? "unsure" : "" });
   input.addEventListener("change", () => {
     const token = typedCard(input);
-    if (token) settle(card, token);
+    if (token && !alreadyThere(token, card)) settle(card, token);
   });
   const choices = card.uncertain && card.choices.length > 1
     ? h("span", { className: "choices" }, ...card.choices.map((code) => {
@@ -317,11 +328,18 @@ $("photo-form").addEventListener("submit", async (event) => {
   fail("");
   const file = $("image").files[0];
   if (!file) return;
+  const before = $("shot").src; // the photo the cards shown were read on, if any
   $("shot").src = URL.createObjectURL(file);
   $("photo").hidden = false;
   const data = await readPhoto();
-  if (!data) return;
-  show(data);
+  if (data) {
+    show(data);
+  } else if ($("read").hidden) {
+    $("photo").hidden = true; // nothing read: no photo without its cards
+  } else {
+    $("shot").src = before;
+    fail(`${$("photo-error").textContent} The cards below are still those of your previous photo.`);
+  }
 });
 
 /** Draw the reader's answer as it came: the groups, their scores, the question still open. */
@@ -342,7 +360,7 @@ export function show(answer) {
 $("add-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const token = typedCard($("add-card"));
-  if (!token) return;
+  if (!token || alreadyThere(token)) return;
   const card = { card: token, confidence: 1, uncertain: false, box: null, choices: [token], typed: true };
   const target = $("add-to").value;
   if (target === "starter") {
