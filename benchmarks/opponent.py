@@ -10,7 +10,7 @@ forced cards included) in every match; the median, 90th percentile and maximum a
 
 Usage:
     python benchmarks/opponent.py [--games 200] [--processes 2] [--rules six-card] [--seed 0]
-        [--matches random greedy strong] [--chunk 500]
+        [--matches random greedy strong] [--chunk 200]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -91,6 +91,16 @@ def rate_line(name: str, wins: int, games: int) -> str:
     return f"strong vs {name}: {wins}/{games} = {100 * rate:.1f} % ± {100 * error:.1f}{off}"
 
 
+def time_line(seconds: list[float]) -> str:
+    """The median, 90th percentile and longest of the strong choices' times."""
+    ms = sorted(1000 * s for s in seconds)
+    p90 = ms[int(0.9 * (len(ms) - 1))]
+    return (
+        f"strong choice time over {len(ms):,} choices: median {statistics.median(ms):.2f} ms, "
+        f"p90 {p90:.2f} ms, max {ms[-1]:.1f} ms  [<= 50 ms]"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games of each match")
@@ -98,34 +108,35 @@ def main() -> None:
     parser.add_argument("--rules", default="six-card", help="six-card (121) or five-card (61)")
     parser.add_argument("--seed", type=int, default=0, help="game i is dealt by seed + i")
     parser.add_argument("--matches", nargs="+", default=list(POLICIES), choices=list(POLICIES))
-    parser.add_argument("--chunk", type=int, default=500, help="games a job (progress lines)")
+    parser.add_argument("--chunk", type=int, default=200, help="games a job (a multiple of 4)")
     args = parser.parse_args()
     print(f"{args.games} games a match, {args.rules}, {args.processes} processes", flush=True)
+    start = time.perf_counter()
     seconds: list[float] = []
+    tally = {name: [0, 0] for name in args.matches}
     with ProcessPoolExecutor(args.processes) as pool:
-        for name in args.matches:
-            start = time.perf_counter()
-            jobs = [
-                (name, args.rules, first, min(first + args.chunk, args.games), args.seed)
-                for first in range(0, args.games, args.chunk)
-            ]
-            wins = games = 0
-            for done in pool.map(play_games, jobs):
-                wins, games = wins + done[0], games + done[1]
-                seconds += done[2]
-                if games < args.games:
-                    print(f"  ... {rate_line(name, wins, games)}", flush=True)
-            print(
-                f"{rate_line(name, wins, games)}  [{TARGETS[name]}]"
-                f"  ({time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
-    ms = sorted(1000 * s for s in seconds)
-    p90 = ms[int(0.9 * (len(ms) - 1))]
-    print(
-        f"strong choice time over {len(ms):,} choices: median {statistics.median(ms):.2f} ms, "
-        f"p90 {p90:.2f} ms, max {ms[-1]:.1f} ms  [<= 50 ms]"
-    )
+        jobs = {  # the matches' chunks in turn, so that all of them advance together
+            pool.submit(play_games, (name, args.rules, first, last, args.seed)): name
+            for first in range(0, args.games, args.chunk)
+            for last in [min(first + args.chunk, args.games)]
+            for name in args.matches
+        }
+        for done in as_completed(jobs):
+            name = jobs[done]
+            wins, games, taken = done.result()
+            tally[name][0] += wins
+            tally[name][1] += games
+            seconds += taken
+            finished = tally[name][1] == args.games
+            mark = f"  [{TARGETS[name]}]" if finished else "  ..."
+            elapsed = time.perf_counter() - start
+            print(f"{rate_line(name, *tally[name])}{mark}  ({elapsed:.0f} s)", flush=True)
+            if finished or not sum(g for _, g in tally.values()) % (4 * args.chunk):
+                print(time_line(seconds), flush=True)
+    print("final:")
+    for name, (wins, games) in tally.items():
+        print(f"{rate_line(name, wins, games)}  [{TARGETS[name]}]")
+    print(time_line(seconds))
 
 
 if __name__ == "__main__":
