@@ -17,7 +17,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
 
 from trainer import board
-from trainer.game import Game
+from trainer.game import LURCH_LINES, Game
 
 from .database import writing
 from .models import GameRecord
@@ -162,13 +162,13 @@ def of_player(db: Connection, player_id: int, limit: int = 50) -> list[Row[Any]]
 
 def record(db: Connection, player_id: int) -> Record:
     """The games won and lost by ``player_id`` where the player sat at the table."""
-    query = select(GAMES.c.winner, GAMES.c.side, GAMES.c.lurch).where(
+    query = select(GAMES.c.winner, GAMES.c.side, GAMES.c.lurch, GAMES.c.scores).where(
         GAMES.c.owner_id == player_id, GAMES.c.winner.is_not(None), GAMES.c.side.is_not(None)
     )
     won = lost = lurches_won = lurched = 0
-    for winner, side, lurch in db.execute(query):
+    for winner, side, lurch, scores in db.execute(query):
         if winner == side:
             won, lurches_won = won + 1, lurches_won + bool(lurch)
-        else:
-            lost, lurched = lost + 1, lurched + bool(lurch)
+        else:  # with three, each loser is lurched on his own score (the winner's is home)
+            lost, lurched = lost + 1, lurched + (scores[side] < LURCH_LINES[max(scores)])
     return Record(won, lost, lurches_won, lurched)

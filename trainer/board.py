@@ -3,8 +3,10 @@
 The rules are :mod:`trainer.game`'s; this module reads what a page sends (a peg, a card
 played, a hand or the crib counted from its cards, undo) and says the board back. A hand or
 crib counted from its cards is scored by :func:`trainer.show.score_typed` (typed, or read from
-a photo of the table); with muggins on, a claim short of the cards' total gives the difference
-to the player on the counter's left.
+a photo of the table). A claim pegs what was claimed, never more than the cards count: "if
+player overlooks a point his opponent is entitled to take it if he sees it" (002), so with
+muggins on (the rule books', and the set-up's default) the difference goes to the player on
+the counter's left.
 
 >>> game = new_game({"names": ["Ann", "Bob"]})
 >>> game = apply(game, {"move": "card", "seat": 1, "card": "7H"})
@@ -18,10 +20,12 @@ to the player on the counter's left.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from .game import CRIB, Game, GameError, ShowTarget
+from .items import number_words
 from .rules import FOUR_HAND, SIX_CARD, THREE_HAND
 from .show import Breakdown, score_typed
 
@@ -43,10 +47,12 @@ RULES_BY_PLAYERS = {rules.players: rules.name for rules in (SIX_CARD, THREE_HAND
 def new_game(data: Mapping[str, Any]) -> Game:
     """A game from a page's set-up, the rules by default from the number of names.
 
-    ``data`` is ``{"names": [...], "rules", "first_dealer", "length", "muggins"}``.
+    ``data`` is ``{"names": [...], "rules", "first_dealer", "length", "muggins",
+    "double_skunk_games"}``; muggins is on unless set off, as the rule books play it.
 
     Raises:
-        GameError: For names that are not a list of short names, or a set-up the game refuses.
+        GameError: For names that are not a list of short names a page can show, or a set-up
+            the game refuses.
         UnknownRulesError: For an unknown rule set.
     """
     names = data.get("names")
@@ -55,6 +61,8 @@ def new_game(data: Mapping[str, Any]) -> Game:
     for name in names:
         if len(name.strip()) > MAX_NAME:
             raise GameError(f"a name has at most {MAX_NAME} characters, not {len(name.strip())}")
+        if not _showable(name):
+            raise GameError(f"a name is letters a page can show, not {name!r}")
     rules = data.get("rules", RULES_BY_PLAYERS.get(len(names), "six-card"))
     if not isinstance(rules, str):
         raise GameError(f"the rules are named, like 'six-card', not {rules!r}")
@@ -63,8 +71,14 @@ def new_game(data: Mapping[str, Any]) -> Game:
         names,
         first_dealer=data.get("first_dealer", 0),
         length=data.get("length"),
-        muggins=data.get("muggins", False),
+        muggins=data.get("muggins", True),
+        double_skunk_games=data.get("double_skunk_games", 2),
     )
+
+
+def _showable(name: str) -> bool:
+    """Whether ``name`` is text a page can show: no control character, no lone surrogate."""
+    return all(unicodedata.category(c) not in ("Cc", "Cs", "Cn") for c in name)
 
 
 def apply(game: Game, move: Mapping[str, Any]) -> Game:
@@ -72,7 +86,8 @@ def apply(game: Game, move: Mapping[str, Any]) -> Game:
 
     A move is ``{"move": "peg", "seat", "points", "reason"}``, ``{"move": "card", "seat",
     "card"}``, ``{"move": "go"}``, ``{"move": "show", "hand", "cards", "starter", "source",
-    "claimed"}`` (or ``"points"`` without cards), ``{"move": "deal"}`` or ``{"move": "undo",
+    "claimed"}`` (or ``"points"`` without cards), ``{"move": "deal"}`` (``"misdeal": true`` to
+    deal again, ``"dealer"`` for a deal out of turn that stands) or ``{"move": "undo",
     "index"}``.
 
     Raises:
@@ -94,7 +109,7 @@ def apply(game: Game, move: Mapping[str, Any]) -> Game:
     if kind == "go":
         return game.go()
     if kind == "deal":
-        return game.next_deal()
+        return game.next_deal(move.get("dealer"), misdeal=move.get("misdeal") is True)
     if kind == "undo":
         return game.undo(move.get("index"))
     return _show(game, move)
@@ -115,23 +130,26 @@ def _show(game: Game, move: Mapping[str, Any]) -> Game:
     scored = _scored(game, hand == CRIB, cards, move.get("starter"))
     total = scored.total
     shown = " ".join(card.unicode() for card in scored.hand) + f" | {scored.starter.unicode()}"
+    counted = (scored.hand, scored.starter)
     claimed = move.get("claimed")
     if claimed is None or claimed == total:
-        return game.show(hand, total, f"{what}: {total} ({source}: {shown})")
+        return game.show(hand, total, f"{what}: {total} ({source}: {shown})", *counted)
     if not isinstance(claimed, int) or isinstance(claimed, bool) or not 0 <= claimed <= 29:
         raise GameError(f"a claimed count is 0 to 29, not {claimed!r}")
-    if claimed > total or not game.setup.muggins:
-        return game.show(hand, total, f"{what}: {total}, claimed {claimed} ({source}: {shown})")
-    counted = game.show(hand, claimed, f"{what}: {claimed} of {total} ({source}: {shown})")
-    if counted.over:
-        return counted
     counter = game.dealer if hand == CRIB else int(hand)
-    taker = (counter + 1) % game.setup.players
     whose = game.setup.names[counter]
+    if claimed > total:
+        raise GameError(
+            f"{whose}'s {what} counts {total} ({shown}), not {claimed}: a count over the cards"
+            " is refused"
+        )
+    reason = f"{what}: {claimed} claimed, the cards count {total} ({source}: {shown})"
+    claim = game.show(hand, claimed, reason, *counted)
+    if claim.over or not game.setup.muggins:
+        return claim
+    taker = (counter + 1) % game.setup.players
     overlooked = total - claimed
-    return counted.muggins(
-        taker, overlooked, f"muggins: {overlooked} overlooked in {whose}'s {what}"
-    )
+    return claim.muggins(taker, overlooked, f"muggins: {overlooked} overlooked in {whose}'s {what}")
 
 
 def _scored(game: Game, crib: bool, cards: object, starter: object) -> Breakdown:
@@ -171,6 +189,8 @@ def view(game: Game) -> dict[str, Any]:
         "crib_size": setup.rules.crib_size,
         "length": setup.length,
         "muggins": setup.muggins,
+        "double_skunk_games": setup.double_skunk_games,
+        "one_count": setup.rules.one_count,
         "lurch_line": setup.lurch_line,
         "double_skunk_line": setup.double_skunk_line,
         "sides": [
@@ -187,7 +207,7 @@ def view(game: Game) -> dict[str, Any]:
             "count": game.count,
             "pile": [str(card) for _, card in game.pile],
             "played": [{"seat": seat, "card": str(card)} for seat, card in game.played],
-            "cards_left": setup.play_size - len(game.played),
+            "cards_left": 0 if game.play_over else setup.play_size - len(game.played),
             "next_seat": (last_seat + 1) % setup.players,
         },
         "log": [
@@ -207,8 +227,14 @@ def _result(game: Game) -> dict[str, Any] | None:
     name = setup.side_name(result.winner)
     others = " and ".join(str(result.scores[side]) for side in result.losers)
     text = f"{name} won, {result.scores[result.winner]} to {others}"
-    if result.lurch:
-        text += ": a lurch, two games" + (" (a double skunk)" if result.double_skunk else "")
+    games = number_words(result.games_won)
+    if result.lurch and len(result.losers) > 1:
+        lurched = " and ".join(setup.side_name(side) for side in result.lurched)
+        text += f": {lurched} lurched, {games} games"
+    elif result.lurch:
+        text += f": a lurch, {games} games"
+    if result.double_skunk:
+        text += " (a double skunk)"
     return {
         "winner": result.winner,
         "name": name,
@@ -217,5 +243,6 @@ def _result(game: Game) -> dict[str, Any] | None:
         "lurched": list(result.lurched),
         "double_skunk": result.double_skunk,
         "games_won": result.games_won,
+        "games_lost": [result.games_lost(side) for side in result.losers],
         "text": text,
     }

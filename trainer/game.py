@@ -52,13 +52,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from .cards import Card, as_card
+from .cards import DECK, Card, as_card
 from .errors import CribbageError
 from .items import Kind, ScoreItem, number_words
-from .pegging import GO, score_peg
+from .pegging import GO, ONE_COUNT_RULE, score_peg
 from .rules import FIVE_CARD, RuleSet, get_rules
 
 CRIB: Literal["crib"] = "crib"
@@ -79,6 +80,15 @@ HEELS = "his heels"
 """The reason for a jack turned as starter: 2 to the dealer."""
 HEELS_REASONS = frozenset({HEELS, "two for his heels", "heels", "his nobs"})
 """Reasons read as his heels (002 calls the starter jack "His Nobs"), in any case."""
+GO_REASONS = frozenset({GO, "one for the go"})
+"""Reasons read as the go, in any case: with the play entered card by card, it ends the count."""
+CARD_PEGS = frozenset({"31", "thirty-one", "last card", "one for last"})
+"""Reasons the play entered card by card pegs by itself: never pegged again by hand."""
+DOUBLE_SKUNK_GAMES = (2, 4)
+"""What a double skunk may count: two games like any lurch (the rule books know no double
+lurch), or four (later players' custom)."""
+MISDEAL = "a misdeal"
+"""How the log begins a deal dealt again by the same dealer."""
 THREE_FOR_LAST = "three for last"
 """The reason for the five-card game's three to the first non-dealer."""
 THREE_FOR_LAST_POINTS = 3
@@ -155,6 +165,8 @@ class Record:
     """Holes the front peg moved: fewer than ``points`` when it reached the game hole."""
     card: str = ""
     """In the play entered card by card: the card played (``"5H"``), or ``"go"``."""
+    cards: str = ""
+    """In a show counted from its cards: the cards and the starter, ``"5H 5D 5C JS | 5S"``."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON, with ``phase`` by name."""
@@ -175,6 +187,8 @@ class Setup:
     """Points to win: 61 or 121."""
     muggins: bool = False
     """Whether points overlooked in a count may be taken by an opponent (:meth:`Game.muggins`)."""
+    double_skunk_games: int = 2
+    """Games a double skunk counts (:data:`DOUBLE_SKUNK_GAMES`): 2 like a lurch, or 4."""
 
     @property
     def players(self) -> int:
@@ -230,6 +244,8 @@ class Result:
 
     >>> Result(0, (121, 90), 121).games_won, Result(0, (121, 91), 121).games_won
     (2, 1)
+    >>> Result(0, (121, 95, 50), 121).lurched  # three-hand: the player on 50 is lurched
+    (2,)
     """
 
     winner: int
@@ -238,6 +254,8 @@ class Result:
     """Each side's score at the end."""
     length: int
     """The game's length (61 or 121)."""
+    double_skunk_games: int = 2
+    """Games a double skunk counts: 2, like a lurch (the rule books' one line), or 4."""
 
     @property
     def losers(self) -> tuple[int, ...]:
@@ -246,29 +264,39 @@ class Result:
 
     @property
     def lurched(self) -> tuple[int, ...]:
-        """Losers below the lurch line: "121 before the opponent gets 91" (002)."""
+        """Losers below the lurch line: "121 before the opponent gets 91" (002).
+
+        With three players each loser is lurched or not on his own score.
+        """
         line = LURCH_LINES[self.length]
         return tuple(s for s in self.losers if self.scores[s] < line)
 
     @property
     def lurch(self) -> bool:
-        """Whether the winner got home before any opponent reached the lurch line.
+        """Whether the winner got home before some opponent reached the lurch line."""
+        return bool(self.lurched)
 
-        The rule book speaks of one opponent; with three players every loser must be below
-        the line (:attr:`lurched` lists each for a house rule that pays them one by one).
-        """
-        return len(self.lurched) == len(self.losers)
+    @property
+    def double_skunked(self) -> tuple[int, ...]:
+        """Losers below the double skunk line (a later custom: 61 in 121)."""
+        line = DOUBLE_SKUNK_LINES.get(self.length)
+        return () if line is None else tuple(s for s in self.losers if self.scores[s] < line)
 
     @property
     def double_skunk(self) -> bool:
-        """Whether every loser is below the double skunk line (a later custom: 61 in 121)."""
-        line = DOUBLE_SKUNK_LINES.get(self.length)
-        return line is not None and all(self.scores[s] < line for s in self.losers)
+        """Whether some loser is below the double skunk line."""
+        return bool(self.double_skunked)
+
+    def games_lost(self, side: int) -> int:
+        """Games a loser loses: a lurch is "two games won" (002), a double skunk as set up."""
+        if side in self.double_skunked:
+            return self.double_skunk_games
+        return 2 if side in self.lurched else 1
 
     @property
     def games_won(self) -> int:
-        """Games the win counts for: a lurch is "two games won" (002), else one."""
-        return 2 if self.lurch else 1
+        """Games the win counts for: as much as the loser it lurched deepest lost."""
+        return max(self.games_lost(side) for side in self.losers)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,16 +334,18 @@ class Game:
         first_dealer: int = 0,
         length: int | None = None,
         muggins: bool = False,
+        double_skunk_games: int = 2,
     ) -> Game:
         """A game at its start: the rule set (or its name), each seat's name, the first dealer.
 
         ``length`` is the rule set's (61 for five-card, else 121) unless given. In the
         five-card game the first non-dealer pegs three for last. ``muggins`` lets opponents
-        take points overlooked in a count.
+        take points overlooked in a count; ``double_skunk_games`` is what a double skunk
+        counts (2 or 4).
 
         Raises:
             GameError: For the wrong number of names, a blank one, a seat that is not at the
-                table, or a length other than 61 or 121.
+                table, a length other than 61 or 121, or a double skunk of other games.
             UnknownRulesError: For an unknown rule set name.
         """
         ruleset = get_rules(rules) if isinstance(rules, str) else rules
@@ -332,7 +362,10 @@ class Game:
             raise GameError(f"a game is 61 or 121 points, not {length!r}")
         if not isinstance(muggins, bool):
             raise GameError(f"muggins is on or off, not {muggins!r}")
-        setup = Setup(ruleset, tuple(n.strip() for n in seats), first_dealer, length, muggins)
+        if not _whole(double_skunk_games) or double_skunk_games not in DOUBLE_SKUNK_GAMES:
+            raise GameError(f"a double skunk counts 2 or 4 games, not {double_skunk_games!r}")
+        names_kept = tuple(n.strip() for n in seats)
+        setup = Setup(ruleset, names_kept, first_dealer, length, muggins, double_skunk_games)
         _check_seat(setup, first_dealer)
         game = cls(setup, (), (Pegs(),) * setup.sides, 1, first_dealer, 0, None)
         if setup.three_for_last:
@@ -357,7 +390,7 @@ class Game:
         """The winner and the lurch, once the game is over."""
         if self.winner is None:
             return None
-        return Result(self.winner, self.scores, self.setup.length)
+        return Result(self.winner, self.scores, self.setup.length, self.setup.double_skunk_games)
 
     @property
     def pone(self) -> int:
@@ -387,6 +420,29 @@ class Game:
         """The count of the play under way (0 when a count starts)."""
         return sum(card.value for _, card in self.pile)
 
+    @property
+    def play_over(self) -> bool:
+        """Whether no card is played any more this deal.
+
+        Every card is down, or, in the five-card game, its single count has ended
+        (:attr:`RuleSet.one_count`).
+        """
+        if len(self.played) == self.setup.play_size:
+            return True
+        return self.setup.rules.one_count and bool(self.played) and not self.pile
+
+    def held(self, seat: int) -> int:
+        """Cards ``seat`` still holds in the play entered card by card."""
+        return self.setup.rules.hand_size - sum(s == seat for s, _ in self.played)
+
+    @property
+    def starter(self) -> Card | None:
+        """This deal's starter, once a count from the cards has given it."""
+        for record in self._this_deal(Phase.SHOW):
+            if record.cards:
+                return as_card(record.cards.split("|")[1])
+        return None
+
     def deals(self) -> dict[int, tuple[Record, ...]]:
         """The log by deal: ``{1: (...), 2: (...)}``; a deal's passing opens the new deal."""
         grouped: dict[int, list[Record]] = {}
@@ -399,27 +455,44 @@ class Game:
     def peg(self, seat: int, points: int, reason: str = "") -> Game:
         """Peg ``points`` for ``seat`` (to its side) during the play.
 
-        His heels (``reason`` "his heels") is 2 points to the dealer, pegged before any other
-        peg of the deal: the starter is turned before the first card is played, and "these
-        points must be scored before dealer plays a card" (000).
+        His heels (``reason`` "his heels") is 2 points to the dealer, once a deal: "these
+        points must be scored before dealer plays a card" (000). With the play entered card by
+        card, a go pegged here is the go (:meth:`go`: it ends the count), and 31 and the last
+        card, which the cards peg by themselves, are refused.
 
         Raises:
             GameError: When the game is over, the show has begun, the seat is not at the
-                table, the points are not a whole number above 0, or his heels is wrong.
+                table, the points are not a whole number from 1 to 29, his heels is wrong, or
+                the cards entered already peg it.
         """
         self._check_open()
         _check_seat(self.setup, seat)
-        if not _whole(points) or points < 1:
-            raise GameError(f"a peg moves at least one hole, not {points!r}")
+        if not _whole(points) or not 1 <= points <= MAX_SHOW:
+            raise GameError(f"a peg moves 1 to {MAX_SHOW} holes, not {points!r}")
         _check_reason(reason)
         if self.shown:
             begun = "is over" if self.next_to_show is None else "has begun"
             raise GameError(
                 f"the play of deal {self.deal} is over: the show {begun}; {self._expected()}"
             )
-        if reason.strip().lower() in HEELS_REASONS:
+        said = reason.strip().lower()
+        if said in HEELS_REASONS:
             self._check_heels(seat, points)
+        elif self.played and said in GO_REASONS:
+            return self._button_go(seat, points)
+        elif self.played and said in CARD_PEGS:
+            raise GameError(
+                f"the play of deal {self.deal} is entered card by card: {reason.strip()} is"
+                " pegged with the card that makes it"
+            )
         return self._scored(Phase.PLAY, seat, points, reason)
+
+    def _button_go(self, seat: int, points: int) -> Game:
+        """The go pegged by its button while the cards are entered: the count's go."""
+        if points != 1 or (self.pile and self.pile[-1][0] != seat):
+            last = self.setup.names[self.pile[-1][0]] if self.pile else "the last card's player"
+            raise GameError(f"the go is one point, to {last}, who played the last card")
+        return self.go()
 
     def play(self, seat: int, card: Card | str) -> Game:
         """``seat`` plays ``card`` on the count and pegs what it makes.
@@ -444,8 +517,9 @@ class Game:
         if any(c == played for _, c in self.played):
             raise GameError(f"{played} has been played in deal {self.deal}")
         hand = self.setup.rules.hand_size
-        if sum(s == seat for s, _ in self.played) == hand:
+        if not self.held(seat):
             raise GameError(f"{name} has played all {hand} cards of the hand in deal {self.deal}")
+        self._check_turn(seat)
         count = self.count + played.value
         if count > 31:
             last = self.setup.names[self.pile[-1][0]]
@@ -470,8 +544,8 @@ class Game:
         The next count starts at 0, led by the player on his left.
 
         Raises:
-            GameError: When the game is over, the show has begun, or no card has been played
-                since the count started.
+            GameError: When the game is over, the show has begun, no card has been played
+                since the count started, or a player still holds a card that must fit.
         """
         self._check_open()
         if not self.pile:
@@ -481,6 +555,9 @@ class Game:
             )
         seat = self.pile[-1][0]
         self._check_play(seat)
+        holding = [s for s in range(self.setup.players) if self.held(s)]
+        if not self._may_all_be_stuck(holding):
+            raise GameError(f"no go on a count of {self.count}: {self._cards_that_fit(holding)}")
         reason = f"one for the go (count {self.count})"
         game = self._scored(Phase.PLAY, seat, 1, reason, card=GO)
         return dataclasses.replace(game, pile=())
@@ -512,15 +589,26 @@ class Game:
             )
         return self._scored(Phase.MUGGINS, seat, points, reason)
 
-    def show(self, hand: ShowTarget, points: int, reason: str = "") -> Game:
+    def show(
+        self,
+        hand: ShowTarget,
+        points: int,
+        reason: str = "",
+        cards: Sequence[Card] = (),
+        starter: Card | None = None,
+    ) -> Game:
         """Count a hand (its seat) or the crib (``"crib"``: the dealer's) for ``points``.
 
         The show goes round from the dealer's left (pone first), the dealer last, then the
-        crib; each once a deal. A hand that counts nothing is shown for 0 (nineteen).
+        crib; each once a deal. A hand that counts nothing is shown for 0 (nineteen). A count
+        from its ``cards`` and ``starter`` must be this deal's: one starter a deal (a jack
+        when his heels was pegged), no card in two places, and, with the play entered card by
+        card, a hand holding the cards its seat played and the crib none of them.
 
         Raises:
             GameError: When the game is over, the hand or crib is not the one due (named in
-                the message), or the points are not a whole number from 0 to 29.
+                the message), the points are not a whole number from 0 to 29, or the cards
+                are not this deal's.
         """
         self._check_open()
         if hand != CRIB:
@@ -534,25 +622,91 @@ class Game:
             done = hand in order[: self.shown]
             what = f"{self._name(hand)} {'has been' if done else 'is not yet'} counted"
             raise GameError(f"{what} in deal {self.deal}: {self._expected()}")
-        return self._scored(Phase.SHOW, self.dealer if hand == CRIB else hand, points, reason)
+        shown = ""
+        if cards:
+            if starter is None:
+                raise GameError("a count from its cards needs the starter")
+            self._check_deal_cards(hand, cards, starter)
+            shown = " ".join(map(str, cards)) + f" | {starter}"
+        seat = self.dealer if hand == CRIB else hand
+        return self._scored(Phase.SHOW, seat, points, reason, cards=shown)
 
-    def next_deal(self) -> Game:
-        """Pass the deal to the left once the crib is counted.
+    def _check_deal_cards(self, hand: ShowTarget, cards: Sequence[Card], starter: Card) -> None:
+        """Refuse cards that are not this deal's, naming the card."""
+        names = self.setup.names
+        turned = self.starter
+        if turned is not None and starter != turned:
+            raise GameError(
+                f"deal {self.deal}'s starter is {turned.unicode()}, not {starter.unicode()}:"
+                " one starter is counted with every hand and the crib"
+            )
+        heels = any(r.reason.lower() in HEELS_REASONS for r in self._this_deal(Phase.PLAY))
+        if heels and starter.rank.name != "JACK":
+            raise GameError(
+                f"{names[self.dealer]} pegged his heels in deal {self.deal}: the starter is a"
+                f" jack, not {starter.unicode()}"
+            )
+        placed: dict[Card, str] = {}
+        for record in self._this_deal(Phase.SHOW):
+            if record.cards:
+                counted, _ = record.cards.split("|")
+                where = "the crib" if record.crib else f"{names[record.seat]}'s hand"
+                placed |= {as_card(c): where for c in counted.split()}
+        placed[turned or starter] = "the starter"
+        played_by = dict((card, seat) for seat, card in self.played)
+        if starter in played_by:
+            raise GameError(
+                f"{starter.unicode()} was played by {names[played_by[starter]]} in deal"
+                f" {self.deal}: it is not the starter"
+            )
+        for card in cards:
+            if card in placed:
+                raise GameError(f"{card.unicode()} is {placed[card]} in deal {self.deal}")
+        for card in cards:
+            seat = played_by.get(card)
+            if seat is not None and (hand == CRIB or seat != hand):
+                raise GameError(
+                    f"{card.unicode()} was played by {names[seat]} in deal {self.deal}:"
+                    f" it is not in {self._name(hand)}"
+                )
+        if hand != CRIB:
+            missing = [c for c, s in played_by.items() if s == hand and c not in cards]
+            if missing:
+                raise GameError(
+                    f"{names[hand]} played {missing[0].unicode()} in deal {self.deal}: it is"
+                    f" in {names[hand]}'s hand"
+                )
+
+    def next_deal(self, dealer: int | None = None, *, misdeal: bool = False) -> Game:
+        """Pass the deal to the left once the crib is counted; or deal again.
+
+        A misdeal (``misdeal=True``, any time in the deal) is dealt again by the same dealer,
+        the points pegged standing: "there must be a new deal by same dealer, but previous
+        scores made with incorrect pack are not affected" (000). A deal out of turn "must
+        stand" once the pone has taken up his cards (000): ``dealer`` names who dealt it, when
+        the crib is counted or before anything is pegged in the deal.
 
         Raises:
-            GameError: When the game is over or this deal's show is not finished.
+            GameError: When the game is over, this deal's show is not finished (and no
+                misdeal), or ``dealer`` is no seat or comes with a deal under way.
         """
         self._check_open()
-        if self.next_to_show is not None:
+        names = self.setup.names
+        counted = (Phase.PLAY, Phase.SHOW, Phase.MUGGINS)
+        fresh = not any(r.deal == self.deal and r.phase in counted for r in self.log)
+        if misdeal:
+            dealer, why = self.dealer, f"{MISDEAL}: {names[self.dealer]} deals again"
+        elif dealer is not None:
+            _check_seat(self.setup, dealer)
+            if self.next_to_show is not None and not fresh:
+                raise GameError(f"deal {self.deal} is under way: {self._expected()}")
+            why = f"a deal out of turn stands: {names[dealer]} deals"
+        elif self.next_to_show is not None:
             raise GameError(f"deal {self.deal} is not finished: {self._expected()}")
-        dealer = (self.dealer + 1) % self.setup.players
-        record = Record(
-            Phase.DEAL,
-            self.deal + 1,
-            dealer,
-            self.setup.side_of(dealer),
-            reason=f"the deal passes to {self.setup.names[dealer]}",
-        )
+        else:
+            dealer = (self.dealer + 1) % self.setup.players
+            why = f"the deal passes to {names[dealer]}"
+        record = Record(Phase.DEAL, self.deal + 1, dealer, self.setup.side_of(dealer), reason=why)
         return dataclasses.replace(
             self,
             log=(*self.log, record),
@@ -583,7 +737,7 @@ class Game:
         if index not in moves:
             raise GameError("the three for last is part of the set-up: it cannot be undone")
         taken = self.log[index]
-        kept = [self.log[i] for i in moves if i != index]
+        kept = [self.log[i] for i in moves if i not in self._move_of(index)]
         try:
             return _replay(self.setup, kept)
         except CribbageError as error:
@@ -592,6 +746,16 @@ class Game:
                 f"move {index} ({what}) cannot be taken back alone: without it, {error};"
                 " undo the later moves first"
             ) from None
+
+    def _move_of(self, index: int) -> range:
+        """The records one move wrote: a show with the muggins taken on it, else one record."""
+        start = index
+        while self.log[start].phase is Phase.MUGGINS and start > 0:
+            start -= 1
+        end = start + 1
+        while end < len(self.log) and self.log[end].phase is Phase.MUGGINS:
+            end += 1
+        return range(start, end) if self.log[start].phase is Phase.SHOW else range(index, index + 1)
 
     # --- storage ----------------------------------------------------------------------------
 
@@ -604,24 +768,33 @@ class Game:
         :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it).
         """
         moves: list[dict[str, Any]] = []
+        dealers = [self.setup.first_dealer, *(r.seat for r in self.log if r.phase is Phase.DEAL)]
+        deals = iter(itertools.pairwise(dealers))
         for r in self.log:
             if r.phase is Phase.DEAL:
-                moves.append({"phase": r.phase.value})
+                before, after = next(deals)
+                passed = after == (before + 1) % self.setup.players and not _misdealt(r)
+                moves.append({"phase": r.phase.value} | ({} if passed else _dealt(r)))
             elif r.card == GO:
                 moves.append({"phase": r.phase.value, "card": GO})
             elif r.card:
                 moves.append({"phase": r.phase.value, "seat": r.seat, "card": r.card})
             elif r.phase is not Phase.START:
                 seat: ShowTarget = CRIB if r.crib else r.seat
-                moves.append(
-                    {"phase": r.phase.value, "seat": seat, "points": r.points, "reason": r.reason}
-                )
+                move = {
+                    "phase": r.phase.value,
+                    "seat": seat,
+                    "points": r.points,
+                    "reason": r.reason,
+                }
+                moves.append(move | ({"cards": r.cards} if r.cards else {}))
         return {
             "rules": self.setup.rules.name,
             "names": list(self.setup.names),
             "first_dealer": self.setup.first_dealer,
             "length": self.setup.length,
             "muggins": self.setup.muggins,
+            "double_skunk_games": self.setup.double_skunk_games,
             "moves": moves,
             "log": [r.to_json() for r in self.log],
         }
@@ -641,6 +814,7 @@ class Game:
                 first_dealer=data["first_dealer"],
                 length=data["length"],
                 muggins=data.get("muggins", False),
+                double_skunk_games=data.get("double_skunk_games", 2),
             )
             return _replay(game.setup, _moves(data["moves"]))
         except CribbageError:
@@ -650,7 +824,9 @@ class Game:
 
     # --- helpers ------------------------------------------------------------------------------
 
-    def _scored(self, phase: Phase, seat: int, points: int, reason: str, card: str = "") -> Game:
+    def _scored(
+        self, phase: Phase, seat: int, points: int, reason: str, card: str = "", cards: str = ""
+    ) -> Game:
         """The game after ``points`` to ``seat``'s side, counting out at the game hole."""
         side = self.setup.side_of(seat)
         pegs = self.board[side]
@@ -666,6 +842,7 @@ class Game:
             crib=phase is Phase.SHOW and self.next_to_show == CRIB,
             pegged=pegs.front - self.board[side].front,
             card=card,
+            cards=cards,
         )
         board = (*self.board[:side], pegs, *self.board[side + 1 :])
         return dataclasses.replace(
@@ -687,6 +864,70 @@ class Game:
                 f"every card of deal {self.deal}'s play is down ({self.setup.play_size}):"
                 f" {self._expected()}"
             )
+        if self.play_over:
+            raise GameError(f"{ONE_COUNT_RULE}: {self._expected()}")
+
+    def _check_turn(self, seat: int) -> None:
+        """Refuse a card out of turn: the wrong lead, or a player passed over who must play.
+
+        The turn goes to the left; after a go or 31 the player on the left of the last card's
+        leads. A player is passed over only if he holds no card, or may hold only cards that
+        would pass 31 (there are enough unseen cards too high for all he holds); once passed
+        over, he has said go and plays no more in this count.
+        """
+        players = self.setup.players
+        expected = (self.played[-1][0] + 1) % players if self.played else self.pone
+        passed: list[int] = []
+        while expected != seat:
+            if self.held(expected):
+                passed.append(expected)
+            expected = (expected + 1) % players
+        names = self.setup.names
+        said_go = self._said_go()
+        if seat in said_go:
+            raise GameError(
+                f"{names[seat]} could not play on this count (passed over at count"
+                f" {said_go[seat]}): the count must end first (a go)"
+            )
+        if passed and (not self.pile or not self._may_all_be_stuck(passed)):
+            who = names[passed[0]]
+            if not self.played:
+                raise GameError(f"the pone leads the play: {who} plays first in deal {self.deal}")
+            if not self.pile:
+                raise GameError(f"{who} leads the next count: any card plays on a count of 0")
+            raise GameError(f"it is {who}'s turn: {self._cards_that_fit(passed)}")
+
+    def _said_go(self) -> dict[int, int]:
+        """The players passed over in the count under way, with the count they were passed at."""
+        players = self.setup.players
+        out: dict[int, int] = {}
+        count = 0
+        for (before, card), (after, _) in itertools.pairwise(self.pile):
+            count += card.value
+            seat = (before + 1) % players
+            while seat != after:
+                out.setdefault(seat, count)
+                seat = (seat + 1) % players
+        return out
+
+    def _may_all_be_stuck(self, seats: Sequence[int]) -> bool:
+        """Whether ``seats`` may hold only cards that would pass 31 on the count.
+
+        They may when the cards not yet seen this deal hold enough too high for all the cards
+        they hold together.
+        """
+        seen = {card for _, card in self.played}
+        too_high = sum(1 for c in DECK if c not in seen and self.count + c.value > 31)
+        return too_high >= sum(self.held(s) for s in seats)
+
+    def _cards_that_fit(self, seats: Sequence[int]) -> str:
+        """Why a player among ``seats`` must be able to play, in words."""
+        held = sum(self.held(s) for s in seats)
+        who = " and ".join(self.setup.names[s] for s in seats)
+        return (
+            f"{who} {'holds' if len(seats) == 1 else 'hold'} {held} card{'s' * (held != 1)},"
+            f" and not that many unseen cards would pass 31 on a count of {self.count}"
+        )
 
     def _check_open(self) -> None:
         if self.winner is not None:
@@ -703,11 +944,18 @@ class Game:
             )
         if points != 2:
             raise GameError(f"his heels is 2 points, not {points}")
-        if any(r.deal == self.deal and r.phase is Phase.PLAY for r in self.log):
+        pegged = self._this_deal(Phase.PLAY)
+        if any(r.reason.lower() in HEELS_REASONS for r in pegged):
+            raise GameError(f"his heels is pegged once a deal: {dealer} has it in deal {self.deal}")
+        if any(r.seat == self.dealer for r in pegged):
             raise GameError(
-                f"his heels is pegged when the starter is turned, before any other peg: "
-                f"deal {self.deal} has pegs already"
+                f'his heels "must be scored before dealer plays a card" (the rule book), and'
+                f" {dealer} has played in deal {self.deal}"
             )
+
+    def _this_deal(self, phase: Phase) -> list[Record]:
+        """This deal's records of ``phase``, oldest first."""
+        return [r for r in self.log if r.deal == self.deal and r.phase is phase]
 
     def _name(self, hand: ShowTarget) -> str:
         if hand == CRIB:
@@ -743,13 +991,33 @@ def _check_reason(reason: object) -> None:
         raise GameError(f"a reason is text, not {reason!r}")
 
 
+def _dealt(record: Record) -> dict[str, Any]:
+    """A deal's passing as stored when it is not to the left: a misdeal, or who dealt."""
+    return {"misdeal": True} if _misdealt(record) else {"dealer": record.seat}
+
+
+def _misdealt(record: Record) -> bool:
+    """Whether a deal's passing is a misdeal dealt again."""
+    return record.reason.startswith(MISDEAL)
+
+
+def _shown(cards: str) -> tuple[tuple[Card, ...], Card | None]:
+    """A show's stored cards (``"5H 5D 5C JS | 5S"``) as the cards and the starter."""
+    if not cards:
+        return (), None
+    counted, starter = cards.split("|")
+    return tuple(as_card(c) for c in counted.split()), as_card(starter.strip())
+
+
 def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
     """Stored moves as records to replay (only phase, seat, points and reason are read)."""
     records = []
     for move in moves:
         phase = Phase(move["phase"])
         if phase is Phase.DEAL:
-            records.append(Record(phase, 0, 0, 0))
+            misdeal = bool(move.get("misdeal", False))
+            dealer = move.get("dealer", -1)
+            records.append(Record(phase, 0, dealer, 0, reason=MISDEAL if misdeal else ""))
             continue
         if phase is Phase.START:
             raise GameError("the start's moves come from the set-up, not the stored moves")
@@ -759,7 +1027,8 @@ def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
             continue
         crib = phase is Phase.SHOW and move["seat"] == CRIB
         seat = 0 if crib else move["seat"]
-        records.append(Record(phase, 0, seat, 0, move["points"], move["reason"], crib))
+        cards = str(move.get("cards", ""))
+        records.append(Record(phase, 0, seat, 0, move["points"], move["reason"], crib, cards=cards))
     return records
 
 
@@ -771,6 +1040,7 @@ def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
         first_dealer=setup.first_dealer,
         length=setup.length,
         muggins=setup.muggins,
+        double_skunk_games=setup.double_skunk_games,
     )
     for move in moves:
         if move.card == GO:
@@ -782,7 +1052,11 @@ def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
         elif move.phase is Phase.MUGGINS:
             game = game.muggins(move.seat, move.points, move.reason)
         elif move.phase is Phase.SHOW:
-            game = game.show(CRIB if move.crib else move.seat, move.points, move.reason)
+            target: ShowTarget = CRIB if move.crib else move.seat
+            shown, starter = _shown(move.cards)
+            game = game.show(target, move.points, move.reason, shown, starter)
         elif move.phase is Phase.DEAL:
-            game = game.next_deal()
+            to_left = (game.dealer + 1) % setup.players
+            dealt_by = None if move.seat in (-1, to_left) else move.seat
+            game = game.next_deal(dealt_by, misdeal=_misdealt(move))
     return game

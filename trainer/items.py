@@ -75,7 +75,9 @@ class Kind(enum.Enum):
 RULE_TEXT: dict[Kind, str] = {
     Kind.FIFTEEN: "Each combination of cards adding to 15 scores 2.",
     Kind.PAIR: "Each pair of cards of the same rank scores 2.",
-    Kind.RUN: "Three or more cards in rank sequence score 1 each; every distinct run counts.",
+    Kind.RUN: "Three or more cards in rank sequence score 1 each. Only the longest run counts "
+    "(not the shorter runs inside it), once for each way of making it with different cards: "
+    "3-4-4-5 is two runs of three.",
     Kind.FLUSH: (
         "All hand cards of one suit score one each, plus one if the starter matches; "
         "a crib flush counts only when all five cards match."
@@ -88,7 +90,8 @@ RULE_TEXT: dict[Kind, str] = {
 PLAY_RULE_TEXT: dict[Kind, str] = {
     Kind.FIFTEEN: "A card that makes the count (the running total of the cards played) exactly "
     "15 scores 2.",
-    Kind.PAIR: "A card of the same rank as the card played just before it scores 2.",
+    Kind.PAIR: "A card of the same rank as the card played just before it, in the same count,"
+    " scores 2; a go or 31 between them breaks the pair.",
     Kind.PAIR_ROYAL: "A third card of a rank played straight after a pair of it scores 6 "
     "(three pairs: a pair royal).",
     Kind.DOUBLE_PAIR_ROYAL: "A fourth card of a rank played straight after a pair royal scores "
@@ -97,8 +100,8 @@ PLAY_RULE_TEXT: dict[Kind, str] = {
     "sequence, in any order, the last card scores 1 for each of them; a duplicate or another "
     "card among them breaks the run.",
     Kind.THIRTY_ONE: "A card that makes the count exactly 31 scores 2; the count starts again.",
-    Kind.GO: "When neither player can play without passing 31, the player of the last card "
-    "scores 1 for the go; the count starts again.",
+    Kind.GO: "When no player can play without passing 31, the player of the last card scores 1 "
+    "for the go; the count starts again (in the five-card game the play ends there).",
     Kind.LAST_CARD: "The last card of the play scores 1, unless it made 31 (which scored 2).",
 }
 """The rule behind each kind of item in the play (pegging): only the running total of 15 or

@@ -59,7 +59,8 @@ def create() -> tuple[dict[str, Any], int]:
     data = json_body()
     game = board.new_game(data)
     seat = data.get("seat")
-    if seat is not None and seat not in range(game.setup.players):
+    whole = isinstance(seat, int) and not isinstance(seat, bool)
+    if seat is not None and not (whole and seat in range(game.setup.players)):
         abort(400, f"your seat is one of the players' (0 to {game.setup.players - 1}), or none")
     row = as_player(
         lambda db, player: games.create(db, game, owner_id=player, seat=seat, now=clock.now())

@@ -22,6 +22,11 @@ def peg(seat: int, points: int, reason: str = "") -> dict[str, Any]:
     return {"move": "peg", "seat": seat, "points": points, "reason": reason}
 
 
+def pegs(seat: int, points: int) -> list[dict[str, Any]]:
+    """Pegs for ``seat`` of ``points`` in all, at most a hand's 29 each."""
+    return [peg(seat, min(29, points - done)) for done in range(0, points, 29)]
+
+
 def show(hand: int | str, cards: str, **more: Any) -> dict[str, Any]:
     return {"move": "show", "hand": hand, "cards": cards, **more}
 
@@ -37,7 +42,8 @@ def test_the_rules_come_from_the_number_of_players(
     names: list[str], rules: str, length: int
 ) -> None:
     game = new_game({"names": names})
-    assert (game.setup.rules.name, game.setup.length, game.setup.muggins) == (rules, length, False)
+    assert (game.setup.rules.name, game.setup.length) == (rules, length)
+    assert game.setup.muggins  # the rule books': "his opponent is entitled to take it" (002)
 
 
 def test_a_set_up_names_everything() -> None:
@@ -81,18 +87,20 @@ def test_pegs_cards_and_goes() -> None:
         peg(0, 2, "his heels"),
         {"move": "card", "seat": 1, "card": "KH"},
         {"move": "card", "seat": 0, "card": "5S"},
+        {"move": "card", "seat": 1, "card": "QD"},
         {"move": "go"},
     )
-    with pytest.raises(GameError, match="there is no move '1': the log's moves are 0 to 3"):
+    with pytest.raises(GameError, match="there is no move '1': the log's moves are 0 to 4"):
         apply(game, {"move": "undo", "index": "1"})
     log = view(game)["log"]
     assert [(m["who"], m["points"], m["reason"]) for m in log] == [
         ("Ann", 2, "his heels"),
         ("Bob", 0, "K♥ (count 10)"),
         ("Ann", 2, "5♠ (count 15): fifteen two"),
-        ("Ann", 1, "one for the go (count 15)"),
+        ("Bob", 0, "Q♦ (count 25)"),
+        ("Bob", 1, "one for the go (count 25)"),
     ]
-    assert game.scores == (5, 0)
+    assert game.scores == (4, 1)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +109,8 @@ def test_pegs_cards_and_goes() -> None:
         ({"move": "nap"}, "unknown move 'nap' \\(use one of: peg, card, go, show, deal, undo\\)"),
         ({}, "unknown move None"),
         (peg(0, 2, "x" * 61), "a reason has at most 60 characters"),
-        (peg(0, 0), "a peg moves at least one hole, not 0"),
+        (peg(0, 0), "a peg moves 1 to 29 holes, not 0"),
+        (peg(0, 2**53), "a peg moves 1 to 29 holes, not 9007199254740992"),
         (peg("0", 2), "seats are 0 to 1, not '0'"),  # type: ignore[arg-type]
         ({"move": "card", "seat": 0, "card": 5}, "a card is written like 5H or 10D, not 5"),
         ({"move": "card", "seat": 0, "card": "ZZ"}, "unknown rank"),
@@ -127,7 +136,7 @@ def test_a_hand_counted_twice_and_the_show_after_the_game_are_refused() -> None:
     game = moved(new_game({"names": ["Ann", "Bob"]}), show(1, "2H 4S 6C 8D | KC"))
     with pytest.raises(GameError, match="Bob's hand has been counted in deal 1"):
         apply(game, show(1, "2H 4S 6C 8D | KC"))
-    over = moved(new_game({"names": ["Ann", "Bob"]}), peg(1, 117), show(1, "2H 4S 6C 8D | 5S"))
+    over = moved(new_game({"names": ["Ann", "Bob"]}), *pegs(1, 117), show(1, "2H 4S 6C 8D | 5S"))
     assert over.over and over.scores == (0, 121)
     with pytest.raises(GameError, match="the game is over: Bob won by a lurch \\(undo to take"):
         apply(over, show(CRIB, "5H 5D 5C JS | 5S"))
@@ -156,13 +165,15 @@ def test_a_count_given_without_cards() -> None:
     assert game.log[-1].reason == "hand: 7 (as counted)" and game.scores == (0, 7)
 
 
-def test_a_claim_is_compared_with_the_cards() -> None:
-    game = new_game({"names": ["Ann", "Bob"]})
+def test_a_claim_pegs_what_was_claimed_and_never_over_the_cards() -> None:
+    """Without muggins a short claim pegs the claim, the count beside it; over is refused."""
+    game = new_game({"names": ["Ann", "Bob"], "muggins": False})
     under = apply(game, show(1, "5H 5D 5C JS | 5S", claimed=20))
-    assert under.log[-1].reason == "hand: 29, claimed 20 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)"
-    assert under.scores == (0, 29)  # without muggins, the cards' count stands
-    over = apply(game, show(1, "2H 4S 6C 8D | 5S", claimed=9))  # the cards make 7
-    assert over.scores == (0, 7) and "claimed 9" in over.log[-1].reason
+    reason = "hand: 20 claimed, the cards count 29 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)"
+    assert under.log[-1].reason == reason
+    assert under.scores == (0, 20)  # what he overlooked is nobody's without muggins
+    with pytest.raises(GameError, match="Bob's hand counts 7 .*, not 9: a count over the cards"):
+        apply(game, show(1, "2H 4S 6C 8D | 5S", claimed=9))
 
 
 def test_muggins_gives_what_was_overlooked_to_the_player_on_the_left() -> None:
@@ -170,11 +181,11 @@ def test_muggins_gives_what_was_overlooked_to_the_player_on_the_left() -> None:
     game = apply(game, show(1, "5H 5D 5C JS | 5S", claimed=20))
     said = [(r.phase, r.seat, r.points, r.reason) for r in game.log]
     assert said == [
-        (Phase.SHOW, 1, 20, "hand: 20 of 29 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)"),
+        (Phase.SHOW, 1, 20, "hand: 20 claimed, the cards count 29 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)"),
         (Phase.MUGGINS, 2, 9, "muggins: 9 overlooked in Bob's hand"),
     ]
     game = apply(game, show(2, "2H 4S 6C 8D | 5S", claimed=2))  # 7: 5 to Ann, on Cy's left
-    game = apply(game, show(0, "AH 2H 3H 4H | 5S", claimed=10))  # the dealer's 11: 1 to Bob
+    game = apply(game, show(0, "AC 2C 3C 4C | 5S", claimed=10))  # the dealer's 11: 1 to Bob
     game = apply(game, show(CRIB, "KD QC 9S 7H | 5S", claimed=0))  # the crib's 4, to Bob
     assert game.log[-1].reason == "muggins: 4 overlooked in Ann's crib" and game.log[-1].seat == 1
     assert game.scores == (5 + 10, 20 + 1 + 4, 9 + 2)
@@ -182,7 +193,7 @@ def test_muggins_gives_what_was_overlooked_to_the_player_on_the_left() -> None:
 
 def test_a_claim_that_goes_out_ends_the_game_before_muggins() -> None:
     game = new_game({"names": ["Ann", "Bob"], "muggins": True, "length": 61})
-    game = apply(game, peg(1, 50, "test"))
+    game = moved(game, *pegs(1, 50))
     game = apply(game, show(1, "5H 5D 5C JS | 5S", claimed=11))
     assert game.over and game.scores == (0, 61) and game.log[-1].phase is Phase.SHOW
 
@@ -207,7 +218,7 @@ def test_the_board_follows_the_deal() -> None:
     assert (seen["lurch_line"], seen["double_skunk_line"], seen["result"]) == (91, 61, None)
     game = moved(game, {"move": "card", "seat": 0, "card": "9H"})
     assert view(game)["play"]["next_seat"] == 1 and view(game)["play"]["pile"] == ["9H"]
-    game = moved(game, show(0, "AC 2C 3D 9S | 5S"))
+    game = moved(game, show(0, "AC 2C 3D 9H | 5S"))  # the pone's hand holds the 9♥ he played
     assert view(game)["phase"] == "show" and view(game)["next_to_show"] == 1
     game = moved(game, show(1, "AH 2H 3H 9C | 5S"), show(CRIB, "AS 2D 3S 9D | 5S"))
     assert view(game)["phase"] == "deal"
@@ -223,7 +234,7 @@ def test_the_board_follows_the_deal() -> None:
     ],
 )
 def test_the_result_says_the_winner_and_the_lurch(loser: int, text: str, lurch: bool) -> None:
-    game = moved(new_game({"names": ["Ann", "Bob"]}), peg(1, loser), peg(0, 119), peg(0, 6))
+    game = moved(new_game({"names": ["Ann", "Bob"]}), *pegs(1, loser), *pegs(0, 119), peg(0, 6))
     result = view(game)["result"]
     assert view(game)["phase"] == "over"
     assert (result["text"], result["lurch"], result["games_won"]) == (text, lurch, 1 + lurch)
@@ -232,7 +243,7 @@ def test_the_result_says_the_winner_and_the_lurch(loser: int, text: str, lurch: 
 
 def test_partners_share_a_side() -> None:
     game = new_game({"names": ["Ann", "Bob", "Cy", "Di"]})
-    game = moved(game, peg(2, 2, "pair"), peg(1, 2, "fifteen two"), peg(3, 117), peg(3, 6))
+    game = moved(game, peg(2, 2, "pair"), peg(1, 2, "fifteen two"), *pegs(3, 117), peg(3, 6))
     seen = view(game)
     assert [s["name"] for s in seen["sides"]] == ["Ann and Cy", "Bob and Di"]
     assert seen["result"]["text"] == "Bob and Di won, 121 to 2: a lurch, two games (a double skunk)"

@@ -15,6 +15,7 @@ from trainer.game import (
     CRIB,
     Game,
     GameError,
+    MAX_SHOW,
     Pegs,
     Phase,
     Record,
@@ -36,9 +37,11 @@ def show_all(game: Game, points: int = 0) -> Game:
 
 
 def to(game: Game, seat: int, score: int) -> Game:
-    """Peg ``seat``'s side up to ``score`` in the play."""
+    """Peg ``seat``'s side up to ``score`` in the play, at most a hand's 29 a peg."""
     side = game.setup.side_of(seat)
-    return game.peg(seat, score - game.scores[side], "test")
+    while game.scores[side] < score:
+        game = game.peg(seat, min(score - game.scores[side], MAX_SHOW), "test")
+    return game
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -67,10 +70,12 @@ def test_a_peg_past_home_stops_in_the_game_hole() -> None:
     assert game.over and game.winner == 0
 
 
-@pytest.mark.parametrize("points", [0, -2, True, 1.5, "2"])
-def test_a_peg_of_no_points_or_not_a_whole_number_is_refused(points: object) -> None:
+@pytest.mark.parametrize("points", [0, -2, True, 1.5, "2", 30, 2**53])
+def test_a_peg_of_no_points_more_than_a_hand_or_not_a_whole_number_is_refused(
+    points: object,
+) -> None:
     game = new()
-    with pytest.raises(GameError, match="a peg moves at least one hole"):
+    with pytest.raises(GameError, match="a peg moves 1 to 29 holes"):
         game.peg(0, points, "go")  # type: ignore[arg-type]
 
 
@@ -151,13 +156,26 @@ def test_the_lines_a_board_marks() -> None:
     assert long_five.setup.length == 121 and long_five.setup.lurch_line == 91
 
 
-def test_three_hand_is_a_lurch_only_when_both_losers_are_short() -> None:
-    game = to(to(new(THREE_HAND), 1, 95), 2, 40)
+def test_three_hand_lurches_each_loser_short_of_the_line() -> None:
+    """121-95-50: the player on 50 is lurched (he loses two games), the one on 95 is not."""
+    game = to(to(new(THREE_HAND), 1, 95), 2, 50)
     result = to(game, 0, 121).result
-    assert result is not None and result.lurched == (2,) and not result.lurch
-    assert result.games_won == 1
+    assert result is not None and result.lurched == (2,) and result.lurch
+    assert (result.games_lost(1), result.games_lost(2), result.games_won) == (1, 2, 2)
     result = to(to(to(new(THREE_HAND), 1, 90), 2, 40), 0, 121).result
     assert result is not None and result.lurched == (1, 2) and result.games_won == 2
+
+
+@pytest.mark.parametrize(("games", "won"), [(2, 2), (4, 4)])
+def test_the_double_skunk_counts_as_the_game_was_set_up(games: int, won: int) -> None:
+    """No rule book knows a double lurch: two games like a lurch, or four as later players."""
+    game = Game.new(SIX_CARD, ["Ann", "Bob"], double_skunk_games=games)
+    result = to(to(game, 1, 60), 0, 121).result
+    assert result is not None and result.double_skunk and result.games_won == won
+    result = to(to(game, 1, 61), 0, 121).result
+    assert result is not None and not result.double_skunk and result.games_won == 2
+    with pytest.raises(GameError, match="a double skunk counts 2 or 4 games, not 3"):
+        Game.new(SIX_CARD, ["Ann", "Bob"], double_skunk_games=3)
 
 
 # --- deals and sides ------------------------------------------------------------------------
@@ -235,6 +253,7 @@ def test_each_move_is_logged_with_its_deal_and_phase() -> None:
         "crib": False,
         "pegged": 2,
         "card": "",
+        "cards": "",
     }
 
 
@@ -305,9 +324,11 @@ def test_his_heels_goes_to_the_dealer_before_any_other_peg() -> None:
         game.peg(0, 2, "his heels")
     with pytest.raises(GameError, match="his heels is 2 points, not 1"):
         game.peg(1, 1, "his heels")
-    with pytest.raises(GameError, match="before any other peg: deal 1 has pegs already"):
-        game.peg(0, 2, "pair").peg(1, 2, "his heels")
-    with pytest.raises(GameError, match="has pegs already"):
+    # "before dealer plays a card" (000): the pone may peg before, the dealer may not
+    assert game.peg(0, 2, "pair").peg(1, 2, "his heels").scores == (2, 2)
+    with pytest.raises(GameError, match="must be scored before dealer plays a card"):
+        game.peg(1, 2, "pair").peg(1, 2, "his heels")
+    with pytest.raises(GameError, match="his heels is pegged once a deal"):
         game.peg(1, 2, "his heels").peg(1, 2, "his heels")  # one starter a deal
     game = show_all(game).next_deal()  # the next deal: the next dealer's heels
     assert game.peg(0, 2, "two for his heels").scores == (2, 0)
@@ -339,7 +360,7 @@ def test_every_kind_of_move_can_be_undone_back_to_the_start() -> None:
         lambda g: g.show(CRIB, 4),
         lambda g: g.next_deal(),
         lambda g: g.peg(1, 2, "pair"),
-        lambda g: to(g, 0, 121),
+        *[lambda g: g.peg(0, 29, "test")] * 4,
     ]
     for move in moves:
         states.append(move(states[-1]))
@@ -537,10 +558,11 @@ def test_a_card_that_cannot_be_played_is_refused(
         game.play(seat, card)
 
 
-def test_no_card_after_the_show_has_begun_and_his_heels_before_the_first() -> None:
+def test_no_card_after_the_show_has_begun_and_his_heels_before_the_dealers_first() -> None:
     game = play(new(first_dealer=0), "5H")
-    with pytest.raises(GameError, match="his heels is pegged when the starter is turned"):
-        game.peg(0, 2, "his heels")
+    assert game.peg(0, 2, "his heels").scores == (2, 0)  # after the pone's card: in time
+    with pytest.raises(GameError, match="must be scored before dealer plays a card"):
+        play(game, "0:5C").peg(0, 2, "his heels")
     with pytest.raises(GameError, match="the play of deal 1 is over: the show has begun"):
         game.show(1, 2).play(0, "5C")
 
@@ -555,12 +577,14 @@ def test_the_three_hand_play_goes_round_the_table() -> None:
 
 
 def test_undoing_a_card_in_the_middle_scores_the_later_cards_again() -> None:
-    game = play(new(first_dealer=0), "4H", "5D", "6S", "6C")
-    assert game.scores == (2, 5)
-    without = game.undo(1)  # the 5♦: 4♥ 6♠ 6♣ is a pair, no run, no fifteen
-    assert [r.card for r in without.log] == ["4H", "6S", "6C"]
-    assert without.scores == (2, 0)  # Bob's run and fifteen are gone, Ann's pair stays
-    assert without.log[-1].reason == "6♣ (count 16): a pair for two"
+    game = play(new(first_dealer=0), "10H", "KD", "2C", "3S", "4D")
+    assert game.scores == (0, 3)
+    without = game.undo(3)  # the 3♠: Bob plays on at 22 (he may hold only high cards)
+    assert [r.card for r in without.log] == ["10H", "KD", "2C", "4D"]
+    assert without.scores == (0, 0)  # 2♣ 4♦ make no run
+    assert without.log[-1].reason == "4♦ (count 26)"
+    with pytest.raises(GameError, match=r"move 1 \(K♦ \(count 20\)\) cannot be taken back"):
+        game.undo(1)  # Bob would play twice at 10: Ann must hold a card that fits
 
 
 def test_a_move_that_later_moves_need_cannot_be_undone_alone() -> None:

@@ -77,6 +77,7 @@ function setUp(form) {
         length: Number($("length").value),
         first_dealer: Number($("first-dealer").value),
         muggins: $("muggins").checked,
+        double_skunk_games: Number($("double-skunk").value),
         seat: $("me").value === "" ? null : Number($("me").value),
       });
       location.assign(`/board/${game.code}`);
@@ -210,6 +211,7 @@ function draw(game) {
     $("next-deal").hidden = game.phase !== "deal";
     $("next-deal").textContent = `Next deal: ${game.names[(game.dealer + 1) % game.names.length]} deals`;
     $("undo").disabled = !game.log.some((move) => move.phase !== "start");
+    $("misdeal").hidden = !open;
     drawSeats(game);
     drawChips(game);
     if (game.next_to_show !== null) $("show-title").textContent = `Count ${whose(game, game.next_to_show)}`;
@@ -452,6 +454,7 @@ function wire() {
     if (file) readPhoto(file);
   });
   $("next-deal").addEventListener("click", () => send({ move: "deal" }));
+  $("misdeal").addEventListener("click", () => send({ move: "deal", misdeal: true }));
   $("undo").addEventListener("click", () => send({ move: "undo" }));
   $("log").addEventListener("click", (event) => {
     const button = event.target.closest("button.undo-one");
