@@ -182,3 +182,55 @@ def test_a_failed_read_after_a_good_one(refused_phone: Page, server: str, shots:
     expect(page.locator("#groups .chip-edit")).to_have_count(4)
     expect(page.locator("#shot")).to_have_attribute("src", first or "")
     page.screenshot(path=shots / "phone-photo-failed-after-good.png", full_page=True)
+
+
+def play_with_a_quiet_go() -> tuple[Deal, int]:
+    """A play in which a player cannot play and the other plays on (a go that scores nothing
+    yet), and the index of the card played on."""
+    import random
+
+    from trainer.dealing import deal
+
+    for seed in range(200):
+        play = deal("play", random.Random(seed))
+        pegs = play.pegs()
+        for n in range(1, len(pegs)):
+            before, peg = pegs[n - 1], pegs[n]
+            if peg.card and before.card and before.count != 31 and before.player == peg.player:
+                return play, n
+    raise AssertionError("no play with a go that scores nothing in 200 deals")
+
+
+def test_a_go_that_scores_nothing_is_said_on_the_page(phone: Page, server: str) -> None:
+    """The pone cannot play and the dealer plays on (or the other way): the page says so for
+    that card, as the terminal does (item 11)."""
+    page = phone
+    play, on = play_with_a_quiet_go()
+    pegs = play.pegs()
+    drill = {"id": 1, **play.to_json(), "mode": "practice", "difficulty": "standard"}
+
+    def answer(route: Any) -> None:
+        verdict = grade(play, route.request.post_data_json)
+        route.fulfill(json={"id": 1, "kind": "play", **verdict.to_json(), "seconds": 1.0})
+
+    page.route("**/api/drills/next*", lambda route: route.fulfill(json=drill))
+    page.route("**/api/drills/1/answer", answer)
+    page.goto(f"{server}/practice/play")
+    prompt = page.locator("#prompt")
+    for n, peg in enumerate(pegs[: on + 1]):
+        expect(prompt).to_contain_text(f"Card {n + 1} of {len(pegs)}")
+        if n == on:
+            break
+        page.wait_for_timeout(300)
+        for number in (peg.count, peg.points):
+            for key in str(number):
+                page.locator(f'#pad button[data-key="{key}"]').tap()
+            page.locator('#pad button[data-key="Enter"]').tap()
+        expect(page.locator("#next")).to_contain_text("Next card")
+        page.locator("#next").tap()
+    who, other = ("pone", "dealer")[pegs[on].player], ("pone", "dealer")[1 - pegs[on].player]
+    card = pegs[on].card
+    assert card is not None
+    expect(prompt).to_contain_text(
+        f"the {other} cannot play without passing 31: go, so the {who} plays on {card.unicode()}."
+    )

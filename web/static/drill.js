@@ -155,8 +155,11 @@ function layStep(drill) {
   $("hands").hidden = false;
   const where = `Card ${state.step + 1} of ${drill.steps.length}: `;
   if (step.card === "go") return `${where}neither player can play without passing 31: go. The count, and what the go pegs?`;
-  const lead = pile.length ? "plays" : "leads";
-  return `${where}the ${ROLE[step.player]} ${lead} ${cardText(step.card)}. The count, and what it pegs?`;
+  const before = drill.steps[state.step - 1];
+  const went = pile.length && before.player === step.player
+    ? `the ${ROLE[1 - step.player]} cannot play without passing 31: go, so ` : "";
+  const lead = went ? "plays on" : pile.length ? "plays" : "leads";
+  return `${where}${went}the ${ROLE[step.player]} ${lead} ${cardText(step.card)}. The count, and what it pegs?`;
 }
 
 function show(drill) {
