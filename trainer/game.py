@@ -89,6 +89,8 @@ DOUBLE_SKUNK_GAMES = (2, 4)
 lurch), or four (later players' custom)."""
 MISDEAL = "a misdeal"
 """How the log begins a deal dealt again by the same dealer."""
+OUT_OF_TURN = "a deal out of turn"
+"""How the log begins a deal that stands though dealt by another than the seat due."""
 THREE_FOR_LAST = "three for last"
 """The reason for the five-card game's three to the first non-dealer."""
 THREE_FOR_LAST_POINTS = 3
@@ -700,7 +702,7 @@ class Game:
             _check_seat(self.setup, dealer)
             if self.next_to_show is not None and not fresh:
                 raise GameError(f"deal {self.deal} is under way: {self._expected()}")
-            why = f"a deal out of turn stands: {names[dealer]} deals"
+            why = f"{OUT_OF_TURN} stands: {names[dealer]} deals"
         elif self.next_to_show is not None:
             raise GameError(f"deal {self.deal} is not finished: {self._expected()}")
         else:
@@ -768,13 +770,9 @@ class Game:
         :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it).
         """
         moves: list[dict[str, Any]] = []
-        dealers = [self.setup.first_dealer, *(r.seat for r in self.log if r.phase is Phase.DEAL)]
-        deals = iter(itertools.pairwise(dealers))
         for r in self.log:
             if r.phase is Phase.DEAL:
-                before, after = next(deals)
-                passed = after == (before + 1) % self.setup.players and not _misdealt(r)
-                moves.append({"phase": r.phase.value} | ({} if passed else _dealt(r)))
+                moves.append({"phase": r.phase.value} | _dealt(r))
             elif r.card == GO:
                 moves.append({"phase": r.phase.value, "card": GO})
             elif r.card:
@@ -992,13 +990,10 @@ def _check_reason(reason: object) -> None:
 
 
 def _dealt(record: Record) -> dict[str, Any]:
-    """A deal's passing as stored when it is not to the left: a misdeal, or who dealt."""
-    return {"misdeal": True} if _misdealt(record) else {"dealer": record.seat}
-
-
-def _misdealt(record: Record) -> bool:
-    """Whether a deal's passing is a misdeal dealt again."""
-    return record.reason.startswith(MISDEAL)
+    """How a deal's passing is stored: nothing more to the left, else a misdeal or who dealt."""
+    if record.reason.startswith(MISDEAL):
+        return {"misdeal": True}
+    return {"dealer": record.seat} if record.reason.startswith(OUT_OF_TURN) else {}
 
 
 def _shown(cards: str) -> tuple[tuple[Card, ...], Card | None]:
@@ -1015,9 +1010,9 @@ def _moves(moves: Iterable[Mapping[str, Any]]) -> list[Record]:
     for move in moves:
         phase = Phase(move["phase"])
         if phase is Phase.DEAL:
-            misdeal = bool(move.get("misdeal", False))
-            dealer = move.get("dealer", -1)
-            records.append(Record(phase, 0, dealer, 0, reason=MISDEAL if misdeal else ""))
+            dealer = move.get("dealer", 0)
+            why = MISDEAL if move.get("misdeal") else OUT_OF_TURN if "dealer" in move else ""
+            records.append(Record(phase, 0, dealer, 0, reason=why))
             continue
         if phase is Phase.START:
             raise GameError("the start's moves come from the set-up, not the stored moves")
@@ -1056,7 +1051,7 @@ def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
             shown, starter = _shown(move.cards)
             game = game.show(target, move.points, move.reason, shown, starter)
         elif move.phase is Phase.DEAL:
-            to_left = (game.dealer + 1) % setup.players
-            dealt_by = None if move.seat in (-1, to_left) else move.seat
-            game = game.next_deal(dealt_by, misdeal=_misdealt(move))
+            out_of_turn = move.reason.startswith(OUT_OF_TURN)
+            misdeal = move.reason.startswith(MISDEAL)
+            game = game.next_deal(move.seat if out_of_turn else None, misdeal=misdeal)
     return game
