@@ -155,7 +155,9 @@ def show(table: Table, hands: list[list[Card]], crib: list[Card], starter: Card)
             return
 
 
-def shown(target: ShowTarget, cards: list[Card], starter: Card, claimed: int | None) -> dict:
+def shown(
+    target: ShowTarget, cards: list[Card], starter: Card, claimed: int | None
+) -> dict[str, Any]:
     move = {"move": "show", "hand": target, "cards": " ".join(map(str, cards))}
     return move | {"starter": str(starter)} | ({} if claimed is None else {"claimed": claimed})
 
