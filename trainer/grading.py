@@ -68,7 +68,9 @@ class Grade:
     """The verdict on one answer, with everything the feedback page shows."""
 
     correct: bool
-    """Whether the answer was right (a discard: no expected points lost)."""
+    """Whether the answer was right: a count by kind when its total is (the kinds off are still
+    missed categories); a discard when no expected points are lost at the table's two
+    decimals (throws shown alike tie)."""
     total: float
     """The right count, or for a discard the best expected net points."""
     claimed: float
@@ -173,7 +175,7 @@ def _number(x: float) -> float | int:
 
 
 MOST_SHOW = 29
-"""The most a hand or crib scores: three fives and the jack of the fourth five's suit."""
+"""The most a hand or crib scores: three fives and a jack, the jack's suit's five turned."""
 MOST_PEG = 14
 """The most one card pegs in the two-hand play: a double pair royal making 31 (a 7, then the
 four sixes)."""
