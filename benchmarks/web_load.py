@@ -27,6 +27,11 @@ own for each database, and the CPU it cost the trainer (and nginx) over its firs
 printed: its whole price, onset included, which the honest figures only show as throughput lost
 beside the machine's noise (a later attack meets the counts an earlier one left).
 
+With ``--reader-share`` instead (the card reader's models needed), 10 ordinary photos from
+one address, one at a time, alone and then beside a polite attacker on another address that
+keeps two photos in flight, waiting out each 429 and 503 as the live page does: how many of
+the 10 are read (attack round 4, finding 1: 1 to 3 before; the target is 9 or more).
+
 With ``--attackers-apart`` (Linux, two CPUs or more), the attackers' clients run on a CPU of
 their own, the last one, and everything else (the trainer, nginx, wrk, PostgreSQL) on the
 others, in the honest run and the attacked ones alike: as if the attackers were on other
@@ -44,7 +49,7 @@ rules (``deploy/nftables.conf``: new connections per address) are loaded for ngi
 it runs (``deploy.local_firewall``: root and nft needed), as a deployment loads them.
 
     python benchmarks/web_load.py [--database sqlite|postgresql|both] [--attack | --attack-alone]
-        [--attacks NAME,...] [--baseline]
+        [--attacks NAME,...] [--baseline] [--reader-share]
         [--attackers-apart] [--proxy [--firewall]] [--workers 2] [--server-threads 4] [--seconds 10]
         [--connections 8] [--rounds 1]
 
@@ -684,6 +689,62 @@ def serving(
         yield target, folder, name
 
 
+SAMPLE_PHOTO = ROOT / "docs" / "sample-hand.jpg"
+"""An ordinary photo of a hand (the README's), what the reader-sharing probe posts."""
+
+
+def post_photo(target: Target, source: str) -> tuple[int, float]:
+    """Post the sample photo to ``/api/read`` from ``source`` on a new connection: the answer's
+    status and its ``Retry-After`` (0 without one)."""
+    import http.client
+
+    request = read_request(target.url, SAMPLE_PHOTO.read_bytes(), "hand.jpg", "image/jpeg")
+    host, port = target.address
+    if target.context is None:
+        connection: http.client.HTTPConnection = http.client.HTTPConnection(
+            host, port, timeout=60, source_address=(source, 0)
+        )
+    else:
+        connection = http.client.HTTPSConnection(
+            host, port, timeout=60, source_address=(source, 0), context=target.context
+        )
+    try:
+        connection.request("POST", "/api/read", request.data, dict(request.header_items()))  # type: ignore[arg-type]
+        reply = connection.getresponse()
+        reply.read()
+        return reply.status, float(reply.headers.get("Retry-After") or 0)
+    finally:
+        connection.close()
+
+
+def reader_share(name: str, database_url: str | None, args: argparse.Namespace) -> None:
+    """Attack round 4, finding 1: how many of 10 honest photos (127.0.0.30, one at a time) are
+    read alone, and beside a polite attacker on 127.0.0.2 keeping two photos in flight (each
+    429 or 503 waited out, as the live page does)."""
+    with serving(name, database_url, args) as (target, _, _):
+        for n in range(2 * args.workers):  # every worker's model loaded
+            post_photo(target, f"127.0.0.{31 + n}")
+        alone = [post_photo(target, "127.0.0.30")[0] for _ in range(10)]
+        stop = threading.Event()
+
+        def attacker() -> None:
+            while not stop.is_set():
+                status, wait = post_photo(target, "127.0.0.2")
+                if status in (429, 503):
+                    stop.wait(wait or 1)
+
+        threads = [threading.Thread(target=attacker, daemon=True) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        stop.wait(2)  # the attack holds the reader
+        beside = [post_photo(target, "127.0.0.30")[0] for _ in range(10)]
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        print(f"honest photos read alone: {alone.count(200)} of 10 {alone}")
+        print(f"beside the attacker: {beside.count(200)} of 10 {beside} (target: 9 or more)")
+
+
 def attacks_alone(name: str, database_url: str | None, args: argparse.Namespace) -> None:
     """Serve as :func:`bench` does and measure each attack alone (:func:`attack_alone`)."""
     with serving(name, database_url, args) as (target, _folder, _name):
@@ -809,6 +870,12 @@ def main() -> None:
         action="store_true",
         help="the attackers' clients on the last CPU, everything else on the others",
     )
+    parser.add_argument(
+        "--reader-share",
+        action="store_true",
+        help="instead: honest photos read alone and beside one address holding the reader"
+        " (SQLite; the card reader's models needed)",
+    )
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--server-threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--seconds", type=int, default=10)
@@ -832,14 +899,17 @@ def main() -> None:
             parser.error("--attackers-apart needs two CPUs or more")
         args.attacker_cpus = {cpus[-1]}
         os.sched_setaffinity(0, set(cpus[:-1]))  # this thread and every program it starts
-    args.wrk = shutil.which("wrk")
-    if args.wrk is None:
-        raise SystemExit("wrk is missing: apt-get install wrk")
     if args.proxy:
         for program in ("nginx", "openssl"):
             if find_program(program) is None:
                 raise SystemExit(f"{program} is missing: apt-get install {program}")
         os.environ["CRIB_TRUSTED_PROXIES"] = "1"  # as deploy/crib-trainer.service runs it
+    if args.reader_share:
+        reader_share("SQLite", None, args)
+        return
+    args.wrk = shutil.which("wrk")
+    if args.wrk is None:
+        raise SystemExit("wrk is missing: apt-get install wrk")
     if args.attack_alone:
         if args.database in ("sqlite", "both"):
             attacks_alone("SQLite", None, args)
