@@ -288,3 +288,25 @@ def test_a_whole_game_kept_on_a_phone_and_watched_on_another(
     assert box["width"] > 0.9 * PHONE["height"] - 40
     context.close()
     assert problems == []
+
+
+def test_three_players_are_named_and_muggins_is_the_default(
+    phone: Page, server: str, shots: Path
+) -> None:
+    """Seats 3 and 4 take names; the form starts with muggins on and says what it means."""
+    page = phone
+    page.goto(f"{server}/board")
+    expect(page.locator("#muggins")).to_be_checked()
+    expect(page.locator("#muggins-means")).to_contain_text("the opponent’s to take")
+    page.locator("input[name=players][value='3']").check()
+    expect(page.locator("input[data-seat='2']")).to_be_visible()
+    page.fill("input[data-seat='0']", "Ann")
+    page.fill("input[data-seat='1']", "Bob")
+    page.fill("input[data-seat='2']", "Eve")
+    page.screenshot(path=shots / "board-three-players.png", full_page=True)
+    page.locator("#new-game button[type=submit]").click()
+    page.wait_for_url(f"{server}/board/*")
+    expect(page.locator("#game-title")).to_have_text("Ann v Bob v Eve")
+    page.locator("#misdeal").click()
+    expect(page.locator("#status")).to_contain_text("Deal 2 · Ann deals")
+    expect(page.locator("#log")).to_contain_text("a misdeal: Ann deals again")

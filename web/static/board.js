@@ -208,8 +208,13 @@ function draw(game) {
     const open = game.phase !== "over";
     $("seats").hidden = $("play-panel").hidden = !open || game.phase !== "play";
     $("show-panel").hidden = !open || !["play", "show"].includes(game.phase);
-    $("next-deal").hidden = game.phase !== "deal";
-    $("next-deal").textContent = `Next deal: ${game.names[(game.dealer + 1) % game.names.length]} deals`;
+    $("next-deal").hidden = $("dealt-by-label").hidden = game.phase !== "deal";
+    const due = (game.dealer + 1) % game.names.length;
+    $("next-deal").textContent = `Next deal: ${game.names[due]} deals`;
+    $("dealt-by").replaceChildren(...game.names.map((name, seat) => h("option", {
+      value: String(seat), text: seat === due ? `${name} (in turn)` : name,
+    })));
+    $("dealt-by").value = String(due);
     $("undo").disabled = !game.log.some((move) => move.phase !== "start");
     $("misdeal").hidden = !open;
     drawSeats(game);
@@ -454,6 +459,10 @@ function wire() {
     if (file) readPhoto(file);
   });
   $("next-deal").addEventListener("click", () => send({ move: "deal" }));
+  $("dealt-by").addEventListener("change", () => {
+    // "after pone has taken up his cards, deal out of turn must stand" (the rule book)
+    send({ move: "deal", dealer: Number($("dealt-by").value) });
+  });
   $("misdeal").addEventListener("click", () => send({ move: "deal", misdeal: true }));
   $("undo").addEventListener("click", () => send({ move: "undo" }));
   $("log").addEventListener("click", (event) => {
