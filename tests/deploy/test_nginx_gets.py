@@ -52,7 +52,8 @@ def flood(browser: Browser, path: str, size: int) -> tuple[list[Reply], float]:
 
 def assert_limited(replies: list[Reply], seconds: float, limit: tuple[int, int]) -> None:
     """At most the burst and what the rate allows in ``seconds`` were answered; the rest were
-    refused by nginx at once, with Retry-After: 1, in players' words."""
+    refused by nginx at once, with Retry-After: 1, in players' words, their connections
+    closed."""
     rate, burst = limit
     allowed = burst + 1 + math.ceil(rate * seconds)
     assert allowed < len(replies), "the flood took too long to test the limit"
@@ -63,6 +64,7 @@ def assert_limited(replies: list[Reply], seconds: float, limit: tuple[int, int])
         assert reply.status == 429
         assert reply.headers["Retry-After"] == "1"
         assert reply.text.startswith("Too many requests from your address")
+        assert reply.headers["Connection"] == "close"  # a script ignoring it must reconnect
 
 
 @pytest.mark.parametrize(
