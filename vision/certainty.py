@@ -26,6 +26,11 @@ washed-out photo (:func:`frame_colour`: little colour and no deep black, a webca
 frame, where neither the ink's colour nor a symbol's shape can be trusted at the index) every
 card needs its body's agreement.
 
+Whatever else is said, a card read as a black suit whose ink is red against its own paper (its
+body's pips, else every corner index read: :meth:`Corroboration.ink_refutes`) is a question:
+on real webcam frames a dim diamond's index is read as a spade with confidence, and its colour
+is the evidence that is left where its face is not found.
+
 Evidence also works the other way (:meth:`Corroboration.body_confirms`): a number card the index
 reads unsure is certain when its body names the same card, its pips' suit and their count, as
 two independent readings agreeing; its confidence is then their joint probability
@@ -36,6 +41,7 @@ a king.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -62,15 +68,20 @@ class CropEvidence:
             (:func:`crop_quality`); a sharp printed index scores about 0.2, a blurred one under 0.1.
         second (np.ndarray): int (N,) the class the second reading found likeliest, or
             :data:`NOT_READ_AGAIN`.
+        redness (np.ndarray): float (N,) how red the crop's ink is against its paper
+            (:func:`vision.evidence.index_redness`): > 0 red, about 0 black.
     """
 
     clipped: np.ndarray
     sharpness: np.ndarray
     second: np.ndarray
+    redness: np.ndarray
 
     def rows(self, rows: list[int]) -> CropEvidence:
         """The evidence of the crops ``rows`` only, in that order."""
-        return CropEvidence(self.clipped[rows], self.sharpness[rows], self.second[rows])
+        return CropEvidence(
+            self.clipped[rows], self.sharpness[rows], self.second[rows], self.redness[rows]
+        )
 
 
 @dataclass(frozen=True)
@@ -107,7 +118,7 @@ class Certainty:
             (np.ndarray): bool (N,).
 
         Examples:
-            >>> ev = CropEvidence(np.zeros(3), np.full(3, 0.2), np.array([-1, 0, 1]))
+            >>> ev = CropEvidence(np.zeros(3), np.full(3, 0.2), np.array([-1, 0, 1]), np.zeros(3))
             >>> probs = np.array([[0.95, 0.05], [0.6, 0.4], [0.6, 0.4]])
             >>> Certainty(reread_below=0.9).sure(probs, ev).tolist()
             [True, True, False]
@@ -254,18 +265,21 @@ class Corroboration:
     A card's body (:mod:`vision.evidence`) **agrees** with its index when it gives the index's
     suit at least :attr:`body_suit` and its rank at least :attr:`body_rank`; it **refutes** it
     when it gives another suit, or another rank (for a court, a number card's rank: one court's
-    figure is not told from another's as surely), at least :attr:`refute`, or when a number
-    card's ink is of the other colour (:attr:`red_above`, :attr:`black_below`). Otherwise it is
-    unsure, and counts as no body.
+    figure is not told from another's as surely), at least :attr:`refute`. Otherwise it is
+    unsure, and counts as no body. Whatever else is said, a card whose **ink** is of the other
+    colour than its index's suit (:meth:`ink_refutes`: its body's pips, else its indices) is
+    never certain.
 
     Attributes:
         body_suit (float): Least body probability of the index's suit that agrees.
         body_rank (float): Least body probability of the index's rank that agrees.
         refute (float): Least body probability of another suit or rank that refutes.
-        red_above (float): Ink redder than this (:func:`vision.evidence.ink_redness`) on a
-            number card's face is red: it refutes a black index (inf: never).
-        black_below (float): Ink less red than this is black: it refutes a red index (-inf:
-            never).
+        red_above (float): A card's ink redder than this (:func:`vision.evidence.ink_redness`,
+            against its own paper) is red: it refutes a black index (inf: never). The ink is a
+            number card's body's pips where its face was read, else its indices' (every corner
+            read must be so: a neighbour's ink may lie in one corner's crop).
+        black_below (float): A card's ink less red than this is black: it refutes a red index
+            (-inf: never).
         small_index (float): A card whose indices are smaller than this (pixels of the photo as
             read, their longer side) ...
         soft_below (float): ... and soft (the sharpness of its sharpest corner crop,
@@ -374,8 +388,6 @@ class Corroboration:
         least = self.court_suit if low_resolution and rank in COURTS else 0.0
         if body.suits[SUITS.index(suit)] < max(self.body_suit, least):
             return False
-        if self._other_colour(card, body):
-            return False
         return _rank_probability(body, rank) >= self.body_rank
 
     def body_refutes(self, card: str, body: BodyReading) -> tuple[str, ...] | None:
@@ -394,9 +406,6 @@ class Corroboration:
         instead = []
         if SUITS[top_suit] != suit and body.suits[top_suit] >= self.refute:
             instead.append(rank + SUITS[top_suit])
-        elif self._other_colour(card, body):  # the likelier suit of the ink's colour
-            other = "CS" if suit in "HD" else "DH"
-            instead.append(rank + max(other, key=lambda s: body.suits[SUITS.index(s)]))
         if rank in COURTS:
             other_rank = 1 - _rank_probability(body, rank) >= self.refute
         else:
@@ -420,11 +429,18 @@ class Corroboration:
             self.promote_suit <= 1 and card[:-1] not in COURTS and confidence >= self.promote_from
         )
 
-    def body_confirms(self, card: str, confidence: float, body: BodyReading) -> bool:
+    def body_confirms(
+        self,
+        card: str,
+        confidence: float,
+        body: BodyReading,
+        index_redness: Sequence[float] = (),
+    ) -> bool:
         """Whether the body ``body`` makes certain a card its index reads uncertain.
 
         ``card`` is the index's reading, ``confidence`` its probability (:attr:`promote_suit`,
-        :attr:`promote_rank`, :attr:`promote_from`).
+        :attr:`promote_rank`, :attr:`promote_from`); its ink (:meth:`ink_refutes`, its indices'
+        ``index_redness``) must not be of the other colour.
 
         Examples:
             >>> clubs = BodyReading(np.array([0.95, 0.0, 0.0, 0.05]), np.eye(13)[6], 0.0)
@@ -443,20 +459,43 @@ class Corroboration:
         return self.may_confirm(card, confidence) and bool(
             body.suits[SUITS.index(suit)] >= self.promote_suit
             and _rank_probability(body, rank) >= self.promote_rank
-            and not self._other_colour(card, body)
+            and self.ink_refutes(card, index_redness, body) is None
         )
 
     def needs_context(self, corners_agreeing: int, low_resolution: bool) -> bool:
         """Whether a card its body does not confirm needs its context model's agreement too."""
         return 0 < self.context_above <= 1 and corners_agreeing >= 2 and low_resolution
 
-    def _other_colour(self, card: str, body: BodyReading) -> bool:
-        """Whether a number card's ink is of the other colour than its index's suit."""
-        if card[:-1] in COURTS:
-            return False
-        if card[-1] in "HD":
-            return body.redness < self.black_below
-        return body.redness > self.red_above
+    def ink_refutes(
+        self, card: str, index_redness: Sequence[float], body: BodyReading | None = None
+    ) -> tuple[str, ...] | None:
+        """The cards of ``card``'s rank in its ink's colour when that is not its suit's, else None.
+
+        The ink is a number card's body's pips where ``body`` was read (a court's figure is of
+        many colours), else its indices' (``index_redness``, one a corner read: red only when
+        every one is over :attr:`red_above`, black only when every one is under
+        :attr:`black_below`).
+
+        Examples:
+            >>> rule = Corroboration(red_above=0.1, black_below=0.03)
+            >>> rule.ink_refutes("3S", [0.3]), rule.ink_refutes("3S", [0.3, 0.0])
+            (('3D', '3H'), None)
+            >>> [rule.ink_refutes("3D", inks) for inks in ([0.0], [0.3], [])]
+            [('3C', '3S'), None, None]
+            >>> black_pips = BodyReading(np.full(4, 0.25), np.eye(13)[2], 0.01)
+            >>> rule.ink_refutes("3D", [0.3], black_pips), rule.ink_refutes("QD", [0.3], black_pips)
+            (('3C', '3S'), None)
+        """
+        if body is not None and card[:-1] not in COURTS:
+            low = high = body.redness
+        elif index_redness:
+            low, high = min(index_redness), max(index_redness)
+        else:
+            return None
+        red = card[-1] in "HD"
+        if (red and high >= self.black_below) or (not red and low <= self.red_above):
+            return None
+        return tuple(card[:-1] + other for other in ("CS" if red else "DH"))
 
 
 def weighed_by_body(probs: np.ndarray, classes: list[str], body: BodyReading) -> np.ndarray:
@@ -503,11 +542,14 @@ def corroborate(
     body: BodyReading | None,
     rule: Corroboration,
     context: float = 1.0,
+    index_redness: Sequence[float] = (),
 ) -> tuple[bool, tuple[str, ...]]:
     """Whether a card read with certainty at its index stays certain, and what else it may be.
 
     (A card read uncertain there is certain only when its body confirms it:
-    :meth:`Corroboration.body_confirms`.) A body that agrees keeps the card certain; one that
+    :meth:`Corroboration.body_confirms`.) A card whose ink is of the other colour than its
+    suit (:meth:`Corroboration.ink_refutes`) is a question, offering its rank in the ink's
+    suits. A body that agrees keeps the card certain; one that
     refutes it makes it a question, offering the cards it names. Without a
     body, or with an unsure one, a card read on sharp or large indices stays certain, and one
     read at low resolution (:meth:`Corroboration.low_resolution`) only when two of its corners
@@ -522,6 +564,8 @@ def corroborate(
         rule (Corroboration): The thresholds.
         context (float): The context model's probability of the card at its likeliest corner,
             where :meth:`Corroboration.needs_context` (1: not needed, or not read).
+        index_redness (Sequence[float]): The ink redness of each corner index read
+            (:func:`vision.evidence.index_redness`).
 
     Returns:
         (tuple[bool, tuple[str, ...]]): Certain or not, and the cards the body names instead.
@@ -544,7 +588,12 @@ def corroborate(
         >>> strict = Corroboration(refute=0.8, small_index=22, body_decides=True)
         >>> corroborate("7S", 2, True, unsure, strict)
         (False, ())
+        >>> corroborate("7S", 2, False, None, Corroboration(red_above=0.1), index_redness=[0.3])
+        (False, ('7D', '7H'))
     """
+    instead = rule.ink_refutes(card, index_redness, body)
+    if instead is not None:
+        return False, instead
     if body is not None:
         if rule.body_agrees(card, body, low_resolution):
             return True, ()
@@ -559,16 +608,28 @@ def corroborate(
 
 
 DEFAULT_CORROBORATION = Corroboration(
-    body_suit=0.85, body_rank=0.3, refute=0.9, promote_suit=0.9, promote_rank=0.5, promote_from=0.3
+    body_suit=0.85,
+    body_rank=0.3,
+    refute=0.9,
+    red_above=0.1,
+    promote_suit=0.9,
+    promote_rank=0.5,
+    promote_from=0.3,
 )
 """The reader's corroboration (:class:`vision.reader.CardReader`'s default): a card whose body
 names another card at 0.9 or more (its suit, or its rank, any court for a court) is a question,
-the body's card offered; every other card certain at its index stays so. A number card read
+the body's card offered, and so is a card read as a black suit whose ink is red (redness over
+0.1 at its body's pips, else at every corner read: :meth:`Corroboration.ink_refutes`); every
+other card certain at its index stays so. A number card read
 unsure at its index (0.3 or more) is certain when its body gives its suit at 0.9 and its rank at
 0.5 (chosen on the validation webcam series 75, 77 and 78 and the ordinary ones 1902 and 1903:
 one more wrong card of 2,440 certain for 6.8 points of webcam recall and 0.6 of ordinary;
-``benchmarks/webcam.py --sweep``, the rows ``promote``). Figures: models/README.md, "Reading: a
-card's body as evidence"."""
+``benchmarks/webcam.py --sweep``, the rows ``promote``). The ink's 0.1 was chosen on the
+validation webcam series 79 and 80 and the ordinary series 1903 (``benchmarks/webcam.py
+--ink``): the loosest red whose ordinary recall cost stays under a point (0.84; 0.08 cost
+1.06), for 4 of the 103 wrong webcam cards; no black threshold is used (every one cost 2 points
+of webcam recall and 1.5 to 3 of ordinary recall for at most 5 wrong cards). Figures:
+models/README.md, "Reading: a card's body as evidence" and "The ink's colour"."""
 
 STRICT_CORROBORATION = dataclasses.replace(
     DEFAULT_CORROBORATION,

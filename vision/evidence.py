@@ -9,7 +9,8 @@ the face is cut out upright (:func:`face_crop`: :data:`FACE_SIZE`), its corner i
 over with its own paper (:data:`INDEX_CORNER`: the body model must not read the index again),
 its colours divided by its paper's (a grey or blue cast cancels), and read:
 
-- the **ink colour** (:func:`ink_redness`): red or black, measured against the card's own paper;
+- the **ink colour** (:func:`ink_redness`): red or black, measured against the card's own paper
+  (also at its corner indices, :func:`index_redness`, where its face is not found);
 - the **body model** (``card_body.onnx``, :class:`BodyModel`): a small network trained on
   synthetic faces seen by every camera the generator knows (``python -m
   vision.training.body_crops``), giving the suit from the pips' shape and colour and the rank
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision import RANKS, SUITS
+from vision.crops import CROP_SCALE
 from vision.detection import Outline
 
 FACE_SIZE = (48, 68)
@@ -118,9 +120,11 @@ def ink_redness(balanced: np.ndarray) -> np.ndarray:
     """How red each face's ink is against its paper: > 0 red, about 0 black.
 
     Over the ink (pixels under :data:`INK_BELOW` of the paper's brightness, the index corners
-    painted over), the median of red minus the larger of green and blue, as a share of the
-    ink's darkness (paper 1 minus its brightness), so that dim or washed-out ink weighs as
-    much as saturated ink. A face with almost no ink scores 0.
+    painted over), the median of red minus the larger of green and blue, less the gap between
+    green and blue (a card's red has as much of one as of the other; an orange or brown, a cork
+    or wooden table or fingers, has more green), as a share of the ink's darkness (paper 1
+    minus its brightness), so that dim or washed-out ink weighs as much as saturated ink. A face
+    with almost no ink scores 0.
 
     Args:
         balanced (np.ndarray): float32 (N, H, W, 3) BGR from :func:`paper_balanced`.
@@ -129,10 +133,11 @@ def ink_redness(balanced: np.ndarray) -> np.ndarray:
         (np.ndarray): float32 (N,).
 
     Examples:
-        >>> face = np.ones((2, 68, 48, 3), np.float32)
+        >>> face = np.ones((3, 68, 48, 3), np.float32)
         >>> face[0, 30:40, 20:30] = (0.3, 0.3, 0.8); face[1, 30:40, 20:30] = (0.2, 0.2, 0.22)
+        >>> face[2, 30:40, 20:30] = (0.35, 0.5, 0.65)  # cork: orange, not red
         >>> [round(float(v), 2) for v in ink_redness(face)]
-        [0.94, 0.03]
+        [0.94, 0.03, -0.0]
     """
     out = np.zeros(len(balanced), np.float32)
     for k, face in enumerate(balanced):
@@ -142,8 +147,42 @@ def ink_redness(balanced: np.ndarray) -> np.ndarray:
             continue
         b, g, r = face[ink].T
         dark = np.maximum(1.0 - bright[ink], 0.1)
-        out[k] = float(np.median((r - np.maximum(g, b)) / dark))
+        out[k] = float(np.median((r - np.maximum(g, b) - np.abs(g - b)) / dark))
     return out
+
+
+def index_redness(crops: np.ndarray, crop_scale: float = CROP_SCALE) -> np.ndarray:
+    """How red each corner index's ink is against the paper round it (:func:`ink_redness`).
+
+    An index prints its rank and suit in the suit's colour, so where a card's face is not found
+    (a card overlapping another) its index still tells red from black. Only the middle
+    ``1 / crop_scale`` of each crop is measured (the square of the index box's longer side: the
+    rest may hold more of the table or a neighbour's ink), divided by its own paper (its 80th
+    percentile per channel: a grey or warm cast cancels), nothing painted over. A table darker
+    than the paper in that square counts as ink too and pulls a red index towards black (which
+    only leaves a card as it was read).
+
+    Args:
+        crops (np.ndarray): uint8 BGR crops (N, S, S, 3) around the indices, as photographed,
+            each ``crop_scale`` times its index box's longer side (:func:`vision.crops.crop_index`).
+        crop_scale (float): The crops' side over their boxes'.
+
+    Returns:
+        (np.ndarray): float32 (N,).
+
+    Examples:
+        >>> crops = np.full((2, 32, 32, 3), (163, 146, 149), np.uint8)  # bluish grey paper
+        >>> crops[0, 10:22, 12:20] = (45, 36, 80); crops[1, 10:22, 12:20] = (8, 7, 8)
+        >>> red, black = index_redness(crops)
+        >>> bool(red > 0.3), bool(abs(black) < 0.05)
+        (True, True)
+    """
+    if len(crops) == 0:
+        return np.zeros(0, np.float32)
+    side = crops.shape[1]
+    margin = round(side * (1 - 1 / crop_scale) / 2)
+    box = crops[:, margin : side - margin, margin : side - margin]
+    return ink_redness(paper_balanced(box, (0.0, 0.0)))
 
 
 @dataclass(frozen=True)
@@ -219,6 +258,7 @@ __all__ = [
     "BodyModel",
     "BodyReading",
     "face_crop",
+    "index_redness",
     "ink_redness",
     "load_body",
     "paper_balanced",

@@ -73,7 +73,7 @@ from vision.context import load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
-from vision.evidence import BodyModel, BodyReading, face_crop, load_body
+from vision.evidence import BodyModel, BodyReading, face_crop, index_redness, load_body
 from vision.upload import decode_upload
 
 
@@ -466,7 +466,8 @@ class CardReader:
     def evidence(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> CropEvidence:
         """What the readings ``probs`` of the crops around ``boxes`` rest on besides probability.
 
-        Each crop's clipped share and sharpness (:func:`vision.certainty.crop_quality`); a crop
+        Each crop's clipped share and sharpness (:func:`vision.certainty.crop_quality`), its
+        ink's redness (:func:`vision.evidence.index_redness`); a crop
         read with less than ``certainty.reread_below`` is read again under the other
         normalisation (:func:`vision.certainty.second_view`), turned as :meth:`classify` does.
         """
@@ -476,14 +477,14 @@ class CardReader:
         """:meth:`evidence` of the crops as photographed."""
         if len(crops) == 0:
             empty = np.zeros(0)
-            return CropEvidence(empty, empty, np.zeros(0, np.int64))
+            return CropEvidence(empty, empty, np.zeros(0, np.int64), empty)
         clipped, sharpness = crop_quality(crops)
         second = np.full(len(crops), NOT_READ_AGAIN, np.int64)
         again = np.flatnonzero(probs.max(1) < self.certainty.reread_below)
         if len(again):
             view = second_view(crops[again], self.normalize)
             second[again] = self._read_crops(view).argmax(1)
-        return CropEvidence(clipped, sharpness, second)
+        return CropEvidence(clipped, sharpness, second, index_redness(crops, self.crop_scale))
 
     # ------------------------------------------------------------------------------ reading
     def read(
@@ -550,7 +551,7 @@ class CardReader:
         rule = self.corroboration if corroboration is None else corroboration
         out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=rule.shared_faces)
         if rule != NO_CORROBORATION:
-            out = self.corroborated(image, out, scale, rows, probs, evidence.sharpness, rule)
+            out = self.corroborated(image, out, scale, rows, probs, evidence, rule)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
@@ -572,7 +573,7 @@ class CardReader:
         scale: float,
         rows: dict[Box, int],
         probs: np.ndarray,
-        sharpness: np.ndarray,
+        evidence: CropEvidence,
         rule: Corroboration,
     ) -> list[DetectedCard]:
         """``cards`` as ``rule`` weighs their bodies and corners against their indices.
@@ -581,15 +582,16 @@ class CardReader:
         uncertain at its index becomes certain where its body confirms it. Each card's body
         (where :mod:`vision.bodies` found its face) is read by the body model
         (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
-        number of corners that read the card so, and whether its indices are read at low
+        number of corners that read the card so, whether its indices are read at low
         resolution (their size and sharpness, and the photo's colour:
-        :func:`vision.certainty.frame_colour`). Under a rule with ``shared_faces``, cards read on
-        one card's face (its corners disagreeing, or its print misread:
-        :func:`vision.bodies.with_bodies`'s ``shared_faces``) need their body's agreement as a
-        card read at low resolution does. A card made uncertain gets the cards its body names
-        instead among its choices; a card made certain by its body
-        (:meth:`vision.certainty.Corroboration.body_confirms`), the joint probability of both
-        readings as its confidence.
+        :func:`vision.certainty.frame_colour`), and its ink's colour (its body's pips, else its
+        indices': a card whose ink is of the other colour than its suit is never certain).
+        Under a rule with ``shared_faces``, cards read on one card's face (its corners
+        disagreeing, or its print misread: :func:`vision.bodies.with_bodies`'s
+        ``shared_faces``) need their body's agreement as a card read at low resolution does. A
+        card made uncertain gets the cards its body or ink names instead among its choices; a
+        card made certain by its body (:meth:`vision.certainty.Corroboration.body_confirms`),
+        the joint probability of both readings as its confidence.
 
         Args:
             image (np.ndarray): The photo as read.
@@ -597,8 +599,8 @@ class CardReader:
             scale (float): Photo pixels per ``image`` pixel.
             rows (dict[Box, int]): Each corner box's row in ``probs``.
             probs (np.ndarray): The readings of every corner.
-            sharpness (np.ndarray): The sharpness of every corner's crop
-                (:func:`vision.certainty.crop_quality`), by row.
+            evidence (CropEvidence): What every corner's reading rests on (its crop's sharpness
+                and ink colour), by row.
             rule (Corroboration): When a card stays certain.
         """
         sure = [k for k, card in enumerate(cards) if not card.uncertain]
@@ -625,7 +627,7 @@ class CardReader:
             )
             index_px = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in card.corners]))
             sharpest = max(
-                (float(sharpness[rows[b]]) for b in card.corners if b in rows), default=0
+                (float(evidence.sharpness[rows[b]]) for b in card.corners if b in rows), default=0
             )
             shares = card.outline is not None and on_body[card.body] > 1
             low = rule.low_resolution(index_px / scale, sharpest, colour, shares)
@@ -635,7 +637,8 @@ class CardReader:
                 body is None or not rule.body_agrees(card.card, body, low)
             ):
                 context = self._context_of(image, card, scale)
-            certain, instead = corroborate(card.card, agreeing, low, body, rule, context)
+            inks = _inks(card, rows, evidence)
+            certain, instead = corroborate(card.card, agreeing, low, body, rule, context, inks)
             if not certain:
                 choices = (card.card, *instead, *card.choices[1:])
                 out[k] = dataclasses.replace(
@@ -643,7 +646,7 @@ class CardReader:
                 )
         for k in (k for k in bodies if cards[k].uncertain):  # certain where its body confirms it
             card, body = cards[k], bodies[k]
-            if rule.body_confirms(card.card, card.confidence, body):
+            if rule.body_confirms(card.card, card.confidence, body, _inks(card, rows, evidence)):
                 out[k] = self._confirmed(card, body, rows, probs)
         return out
 
@@ -707,6 +710,11 @@ class CardReader:
 
 
 Box = tuple[float, float, float, float]
+
+
+def _inks(card: DetectedCard, rows: dict[Box, int], evidence: CropEvidence) -> list[float]:
+    """The ink redness of each of ``card``'s corner crops (``rows``: each box's row)."""
+    return [float(evidence.redness[rows[b]]) for b in card.corners if b in rows]
 
 
 def _scaled(box: Box, scale: float) -> Box:

@@ -108,7 +108,7 @@ def read_from_corners(upper: dict[str, float], lower: dict[str, float]) -> list[
         )
         for p, b in zip(probs, (UPPER, LOWER), strict=True)
     ]
-    sharp = CropEvidence(np.zeros(2), np.full(2, 0.2), np.full(2, NOT_READ_AGAIN))
+    sharp = CropEvidence(np.zeros(2), np.full(2, 0.2), np.full(2, NOT_READ_AGAIN), np.zeros(2))
     read_as_one = partial(
         reader._read_as_one, rows={UPPER: 0, LOWER: 1}, probs=probs, evidence=sharp
     )

@@ -20,7 +20,7 @@ from vision.reader import load_reader
 def _evidence(
     n: int, clipped: float = 0.0, sharpness: float = 0.2, second: int = NOT_READ_AGAIN
 ) -> CropEvidence:
-    return CropEvidence(np.full(n, clipped), np.full(n, sharpness), np.full(n, second))
+    return CropEvidence(np.full(n, clipped), np.full(n, sharpness), np.full(n, second), np.zeros(n))
 
 
 def _index_crop() -> np.ndarray:
@@ -118,7 +118,7 @@ def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
     first = reader.evidence(image, box, probs)
     assert first.second[0] != NOT_READ_AGAIN
     for second, uncertain in ((five, False), (five + 1, True)):
-        ev = CropEvidence(first.clipped, first.sharpness, np.array([second]))
+        ev = CropEvidence(first.clipped, first.sharpness, np.array([second]), first.redness)
         monkeypatch.setattr(reader, "_evidence", lambda _c, _p, e=ev: e)
         (card,) = reader.read(image).cards
         assert (card.card, card.uncertain) == ("5S", uncertain)

@@ -13,8 +13,10 @@ from vision import RANKS, SUITS
 from vision.certainty import (
     DEFAULT_CORROBORATION,
     NO_CORROBORATION,
+    NOT_READ_AGAIN,
     STRICT_CORROBORATION,
     Corroboration,
+    CropEvidence,
     FrameColour,
     corroborate,
     frame_colour,
@@ -37,6 +39,13 @@ def _body(suit: str, rank: str, p: float = 0.95, redness: float = 0.0) -> BodyRe
     ranks = np.full(13, (1 - p) / 12)
     ranks[RANKS.index(rank)] = p
     return BodyReading(suits, ranks, redness)
+
+
+def _crops_evidence(n: int, sharpness: float, redness: float = 0.0) -> CropEvidence:
+    """The evidence of ``n`` unclipped index crops of one sharpness and ink redness."""
+    return CropEvidence(
+        np.zeros(n), np.full(n, sharpness), np.full(n, NOT_READ_AGAIN), np.full(n, redness)
+    )
 
 
 RULE = Corroboration(body_suit=0.5, body_rank=0.3, refute=0.6, small_index=22.0, soft_below=0.07)
@@ -256,7 +265,7 @@ def test_the_reader_asks_of_a_lone_small_corner_and_trusts_two() -> None:
         DetectedCard("7S", 0.95, boxes[2], corners=(boxes[2], boxes[3])),
     ]
     image = np.zeros((300, 300, 3), np.uint8)
-    soft = np.full(len(boxes), 0.03)
+    soft = _crops_evidence(len(boxes), 0.03)
     both, lone, other = reader.corroborated(image, cards, 1.0, rows, probs, soft, RULE)
     assert not both.uncertain
     assert lone.uncertain and lone.choices[0] == "7S"
@@ -310,7 +319,7 @@ def _corroborated(
                     card, confidence, box, confidence < 0.7, (box,), face, (card, other), outline
                 )
             )
-        sharp = np.full(len(readings), 0.3)
+        sharp = _crops_evidence(len(readings), 0.3)
         rows = {b: k for k, b in enumerate(boxes)}
         return reader.corroborated(image, cards, 1.0, rows, probs, sharp, rule)
     finally:
