@@ -110,3 +110,19 @@ def test_a_generated_set_names_the_decks_it_was_drawn_from(
     styled = [deck.name for deck in styled_decks()] if webcam else []
     cached = sorted(path.name for path in proc_faces.iterdir() if (path / "index.json").exists())
     assert json.loads((tmp_path / "decks.json").read_text()) == cached + styled
+
+
+@pytest.mark.parametrize(("near", "least", "most"), [(0.0, 10, 24), (1.0, 26, 70)])
+def test_webcam_frames_hold_cards_far_from_the_camera_or_near_it(
+    decks: list[Deck], monkeypatch: pytest.MonkeyPatch, near: float, least: float, most: float
+) -> None:
+    """A webcam frame's indices are 12-20 px high, or 30-60 px where its cards lie near the
+    camera (as on a real laptop webcam's frames); the labels follow."""
+    from vision.training.synth import webcam
+
+    monkeypatch.setattr(webcam, "NEAR_SHARE", near)
+    heights = []
+    for seed in range(4):
+        scene = webcam.make_webcam_scene(np.random.default_rng(seed), decks)
+        heights += [lab.box[3] - lab.box[1] for lab in scene.labels if lab.visible > 0.99]
+    assert heights and least <= float(np.median(heights)) <= most

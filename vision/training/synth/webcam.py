@@ -1,11 +1,14 @@
 """Webcam frames: what an ordinary camera makes of cards on a desk in dim indoor light.
 
 A webcam frame (1280x720) of 3 to 13 cards scattered on a grey desk or a blanket, each card's
-index 12 to 20 px tall (:data:`INDEX_PX`), seen through :func:`webcam_camera`: optics blur, a
+index 12 to 20 px tall (:data:`INDEX_PX`; 30 to 60 px in a third of the frames, cards near a
+laptop's camera: :data:`NEAR_INDEX_PX`), seen through :func:`webcam_camera`: optics blur, a
 sensor of lower effective resolution, dim light with a grey or blue cast that the white balance
 only partly removes, sensor noise lifted by the camera's digital gain, washed-out colour, lifted
-blacks, the camera's denoising, and strong JPEG with halved chroma. Red ink there turns
-brownish grey, and a club and a spade at 7 px are a blob on a stem each.
+blacks, the camera's denoising, strong JPEG with halved chroma, and in some frames the salt and
+pepper of a data set's augmentation. Red ink on small indices there turns brownish grey, and a
+club and a spade at 7 px are a blob on a stem each; on near cards red stays red against the
+paper (a real frame's 3 of diamonds: pips of RGB 80, 36, 45 on paper of 149, 146, 163).
 
 The decks are those of the face cache plus procedural decks whose suit symbols are drawn in
 other shapes (:data:`vision.training.synth.faces.SUIT_STYLES`, from seed
@@ -43,6 +46,18 @@ FRAME = (1280, 720)
 """A webcam frame (width, height); a fifth of the frames are 640x480 instead."""
 INDEX_PX = (12.0, 20.0)
 """Height of a card's corner index in the frame, pixels (drawn per frame)."""
+NEAR_INDEX_PX = (30.0, 60.0)
+"""... in the frames of cards near the camera (:data:`NEAR_SHARE` of them): the real laptop
+webcam frames of ``shared/data/real-webcam`` have index boxes of 24 to 66 px (median 49)."""
+NEAR_SHARE = 1 / 3
+"""The share of frames whose cards lie near the camera."""
+COLOUR_KEPT = (0.25, 0.75)
+"""The least and most share of its colour a frame keeps (the camera's washed-out colour)."""
+JPEG_QUALITY = (20, 60)
+"""The lowest and highest JPEG quality of a frame (halved chroma)."""
+SALT_AND_PEPPER = (0.3, 0.002, 0.006)
+"""The share of frames speckled with black and white pixels, and the least and most share of
+their pixels so speckled (an augmentation of data sets that real webcam frames come through)."""
 CARDS_ON_DESK = (3, 13)
 """Fewest and most cards in a frame."""
 STYLED_FACES = CACHE_DIR / "faces-styled"
@@ -141,7 +156,7 @@ def webcam_camera(
     knee = np.float32(rng.uniform(150, 200))
     x = np.where(x < knee, x, knee + (255 - knee) * np.tanh((x - knee) / (255 - knee)))
     grey = x.mean(-1, keepdims=True)
-    x = grey + (x - grey) * np.float32(rng.uniform(0.25, 0.75))  # washed-out colour
+    x = grey + (x - grey) * np.float32(rng.uniform(*COLOUR_KEPT))  # washed-out colour
     lift = np.float32(rng.uniform(5, 35))
     x = lift + x * (1 - lift / 255)  # lifted blacks
     x = 255 * (np.clip(x, 0, 255) / 255) ** np.float32(rng.uniform(0.8, 1.15))
@@ -152,7 +167,11 @@ def webcam_camera(
         soft = cv2.GaussianBlur(x, (0, 0), 1.5)
         x = x + np.float32(rng.uniform(0.3, 0.9)) * (x - soft)
     out = np.clip(x, 0, 255).astype(np.uint8)
-    quality = int(rng.integers(20, 61))
+    share, least, most = SALT_AND_PEPPER
+    if rng.random() < share:
+        speckled = rng.random((h, w)) < rng.uniform(least, most)
+        out[speckled] = np.where(rng.random(int(speckled.sum())) < 0.5, 0, 255)[:, None]
+    quality = int(rng.integers(JPEG_QUALITY[0], JPEG_QUALITY[1] + 1))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return out if decoded is None else decoded
@@ -261,7 +280,8 @@ def make_webcam_scene(rng: np.random.Generator, decks: list[Deck]) -> Scene:
     deck = decks[int(rng.integers(len(decks)))]
     fh, fw = deck.face_size
     _, y1, _, y2 = deck.index_box
-    ch = rng.uniform(*INDEX_PX) * scale * fh / (y2 - y1)  # card height giving that index
+    index_px = NEAR_INDEX_PX if rng.random() < NEAR_SHARE else INDEX_PX
+    ch = rng.uniform(*index_px) * scale * fh / (y2 - y1)  # card height giving that index
     n = int(rng.integers(CARDS_ON_DESK[0], CARDS_ON_DESK[1] + 1))
     chosen = [str(c) for c in rng.permutation(CARDS)[:n]]
     hand = rng.random() < 0.2
@@ -303,6 +323,7 @@ def make_webcam_scene(rng: np.random.Generator, decks: list[Deck]) -> Scene:
 
 __all__ = [
     "INDEX_PX",
+    "NEAR_INDEX_PX",
     "blanket",
     "desk",
     "make_webcam_scene",
