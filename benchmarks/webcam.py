@@ -15,7 +15,7 @@ default: the strict rule's); a rule's own figures are those of ``--faces-of`` it
 
 Usage:
     python benchmarks/webcam.py datasets/webcam71 [datasets/webcam72 ...] [--limit N]
-        [--models models] [--json out.json] [--sweep] [--faces-of default]
+        [--models models] [--json out.json] [--sweep | --ink] [--faces-of default]
 """
 
 from __future__ import annotations
@@ -124,6 +124,17 @@ def sweep_rules() -> dict[str, Corroboration]:
         out[f"ink red {red} black {black}"] = dataclasses.replace(
             base, red_above=red, black_below=black
         )
+    return out | ink_rules()
+
+
+def ink_rules() -> dict[str, Corroboration]:
+    """The default and strict rules with the ink's colour at other thresholds (red, black)."""
+    out = {}
+    for name, base in (("default", DEFAULT_CORROBORATION), ("strict", STRICT_CORROBORATION)):
+        for red in (0.05, 0.08, 0.1, 0.15, 0.2, float("inf")):
+            for black in (float("-inf"), -0.02, 0.0, 0.02, 0.04):
+                rule = dataclasses.replace(base, red_above=red, black_below=black)
+                out[f"{name} ink red {red} black {black}"] = rule
     return out
 
 
@@ -226,6 +237,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--sweep", action="store_true", help="also rules around the strict one")
+    ap.add_argument("--ink", action="store_true", help="also the rules' ink-colour thresholds")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument(
         "--faces-of", choices=sorted(set(RULES) - {"index alone"}), default="strict",
@@ -234,7 +246,7 @@ def main() -> None:
     a = ap.parse_args()
     cv2.setNumThreads(1)
     reader = CardReader(a.models, threads=a.threads, corroboration=STRICT_CORROBORATION)
-    rules = sweep_rules() if a.sweep else RULES
+    rules = sweep_rules() if a.sweep else RULES | (ink_rules() if a.ink else {})
     tallies, seen, seconds = run(a.folders, reader, rules, a.limit, RULES[a.faces_of])
     print(format_table(tallies, seen["visible"]))
     median = 1000 * float(np.median(seconds))
