@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import threading
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
 
@@ -28,10 +28,38 @@ CODE_BYTES = 9
 KEY_BYTES = 16
 """Random bytes of the keeper's key."""
 VIEWS_KEPT = 256
-"""Boards a process keeps said (:func:`view`): every game being watched, and more."""
+"""Boards a process keeps said (:func:`view`), and games it keeps replayed (:func:`game_of`):
+every game being watched or kept, and more."""
 
-_VIEWS: dict[tuple[str, int], dict[str, Any]] = {}
-_VIEWS_LOCK = threading.Lock()
+_Key = tuple[str, int]
+"""A game's code and version: they name its moves."""
+
+
+T = TypeVar("T")
+
+
+class _Kept(Generic[T]):
+    """The last ``size`` values a process made, by key, shared by its threads (oldest out)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[_Key, T] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: _Key) -> T | None:
+        with self.lock:
+            return self.values.get(key)
+
+    def keep(self, key: _Key, value: T) -> T:
+        with self.lock:
+            self.values[key] = value
+            while len(self.values) > self.size:
+                del self.values[next(iter(self.values))]
+        return value
+
+
+_VIEWS: _Kept[dict[str, Any]] = _Kept(VIEWS_KEPT)
+_GAMES: _Kept[Game] = _Kept(VIEWS_KEPT)
 
 _BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
 _VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
@@ -67,8 +95,7 @@ class Record:
 
 def _stored(game: Game) -> dict[str, Any]:
     """What is kept of a game: its set-up, its moves and its result."""
-    data = game.to_json()
-    del data["log"]  # the records replay from the moves
+    data = game.to_json(log=False)  # the records replay from the moves
     result = game.result
     return {
         "data": data,
@@ -109,12 +136,17 @@ def version(db: Connection, code: str) -> int | None:
 
 
 def game_of(row: Row[Any]) -> Game:
-    """The game a stored row holds, replayed.
+    """The game a stored row holds, replayed once a version in a process.
+
+    A move is applied to the game its page saw: kept since the last move saved here, it costs
+    the move alone, not a replay of every move before it (a game may hold 1,000).
 
     Raises:
         GameError: For a stored game the rules refuse (never, for a game stored here).
     """
-    return Game.from_json(row.data)
+    key = (row.code, row.version)
+    kept = _GAMES.get(key)
+    return kept if kept is not None else _GAMES.keep(key, Game.from_json(row.data))
 
 
 def view(row: Row[Any], game: Game | None = None) -> dict[str, Any]:
@@ -126,14 +158,9 @@ def view(row: Row[Any], game: Game | None = None) -> dict[str, Any]:
     changed.
     """
     key = (row.code, row.version)
-    with _VIEWS_LOCK:
-        said = _VIEWS.get(key)
+    said = _VIEWS.get(key)
     if said is None:
-        said = board.view(game_of(row) if game is None else game)
-        with _VIEWS_LOCK:
-            _VIEWS[key] = said
-            while len(_VIEWS) > VIEWS_KEPT:
-                del _VIEWS[next(iter(_VIEWS))]
+        said = _VIEWS.keep(key, board.view(game_of(row) if game is None else game))
     return said
 
 
@@ -146,7 +173,11 @@ def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) ->
     finished = {"finished_at": now if game.over else None}
     values = {"updated_at": now, **finished, **_stored(game)}
     with writing(db) as connection:
-        return connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen}).first()
+        saved = connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen})
+        stored = saved.first()
+    if stored is not None:
+        _GAMES.keep((stored.code, stored.version), game)
+    return stored
 
 
 def of_player(db: Connection, player_id: int, limit: int = 50) -> list[Row[Any]]:

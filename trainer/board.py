@@ -35,6 +35,8 @@ MAX_REASON = 60
 """Characters the reason given with a peg may have."""
 MAX_MOVES = 1000
 """Moves a game's log may hold: a game to 121 entered card by card takes about 200."""
+LOG_SHOWN = 80
+"""The latest moves a board says (:func:`view`): a deal's, and more; the log holds them all."""
 MOVES = ("peg", "card", "go", "show", "deal", "undo")
 """What a page may send: a peg, a card played, a go, a count of the show, the deal passing,
 and undo (the last move, or the one at ``index``)."""
@@ -170,7 +172,9 @@ def view(game: Game) -> dict[str, Any]:
     """The board as a page draws it: each side's pegs, the deal, the play, the log, the result.
 
     ``phase`` is ``"play"`` until the first count of the show, ``"show"`` until the crib is
-    counted, then ``"deal"`` (the deal passes next), or ``"over"``.
+    counted, then ``"deal"`` (the deal passes next), or ``"over"``. ``log`` is the latest
+    :data:`LOG_SHOWN` moves, each with its ``index`` in the whole log (``moves`` long), so that a
+    board said after each move costs the same at move 1,000 as at move 10.
     """
     setup = game.setup
     names = setup.names
@@ -210,9 +214,10 @@ def view(game: Game) -> dict[str, Any]:
             "cards_left": 0 if game.play_over else setup.play_size - len(game.played),
             "next_seat": (last_seat + 1) % setup.players,
         },
+        "moves": len(game.log),
         "log": [
-            {"index": index, **record.to_json(), "who": names[record.seat]}
-            for index, record in enumerate(game.log)
+            {"index": index, **game.log[index].to_json(), "who": names[game.log[index].seat]}
+            for index in range(max(0, len(game.log) - LOG_SHOWN), len(game.log))
         ],
         "result": _result(game),
     }

@@ -172,7 +172,7 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON, with ``phase`` by name."""
-        data = dataclasses.asdict(self)
+        data = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         data["phase"] = self.phase.value
         return data
 
@@ -761,13 +761,14 @@ class Game:
 
     # --- storage ----------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, log: bool = True) -> dict[str, Any]:
         """The set-up and the moves, to store and replay with :meth:`from_json`.
 
         ``moves`` are ``{"phase", "seat", "points", "reason"}``, with ``"seat": "crib"`` for
         the crib's show, only ``phase`` for a deal's passing, and ``{"phase", "seat", "card"}``
         for a card played (``{"phase", "card": "go"}`` for a go); ``log`` is every record as
-        :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it).
+        :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it; ``log=False``
+        leaves it out).
         """
         moves: list[dict[str, Any]] = []
         for r in self.log:
@@ -794,8 +795,7 @@ class Game:
             "muggins": self.setup.muggins,
             "double_skunk_games": self.setup.double_skunk_games,
             "moves": moves,
-            "log": [r.to_json() for r in self.log],
-        }
+        } | ({"log": [r.to_json() for r in self.log]} if log else {})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:

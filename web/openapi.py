@@ -155,6 +155,10 @@ SCHEMAS: dict[str, Schema] = {
             "claimed": float,
             "items": ["Item"],
             "missed": ["Item"],
+            "missed_kinds?": array(
+                {"kind": KIND, "points": int, "text": str},
+                description="Counted by kind: the points of each kind missed, in words",
+            ),
             "over": float,
             "under": float,
             "missed_categories": [str],
@@ -278,6 +282,8 @@ SCHEMAS: dict[str, Schema] = {
             "crib_size": int,
             "length": enum(61, 121),
             "muggins": bool,
+            "double_skunk_games": enum(2, 4),
+            "one_count": about(bool, "Whether the play is one count (the five-card game)"),
             "lurch_line": int,
             "double_skunk_line": nullable(int),
             "sides": array(
@@ -300,6 +306,7 @@ SCHEMAS: dict[str, Schema] = {
                 },
                 description="The play entered card by card",
             ),
+            "moves": about(int, "Moves in the whole log"),
             "log": array(
                 {
                     "index": int,
@@ -313,8 +320,9 @@ SCHEMAS: dict[str, Schema] = {
                     "reason": str,
                     "crib": bool,
                     "card": str,
+                    "cards": about(str, "A show's cards and starter, if counted from them"),
                 },
-                description="Every move, oldest first: who, how many, why",
+                description="The latest moves (up to 80), oldest first: who, how many, why",
             ),
             "result": nullable(
                 {
@@ -325,6 +333,7 @@ SCHEMAS: dict[str, Schema] = {
                     "lurched": [int],
                     "double_skunk": bool,
                     "games_won": int,
+                    "games_lost": about([int], "What each loser loses, in games"),
                     "text": str,
                 }
             ),

@@ -172,7 +172,7 @@ def test_a_claim_pegs_what_was_claimed_and_never_over_the_cards() -> None:
     reason = "hand: 20 claimed, the cards count 29 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)"
     assert under.log[-1].reason == reason
     assert under.scores == (0, 20)  # what he overlooked is nobody's without muggins
-    with pytest.raises(GameError, match="Bob's hand counts 7 .*, not 9: a count over the cards"):
+    with pytest.raises(GameError, match=r"Bob's hand counts 7 .*, not 9: a count over the cards"):
         apply(game, show(1, "2H 4S 6C 8D | 5S", claimed=9))
 
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from trainer.errors import CribbageError, UnknownRulesError
 from trainer.game import (
     CRIB,
+    MAX_SHOW,
     Game,
     GameError,
-    MAX_SHOW,
     Pegs,
     Phase,
     Record,

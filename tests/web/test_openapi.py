@@ -175,7 +175,7 @@ def test_a_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
                 "version": 1,
                 "move": "show",
                 "hand": 1,
-                "cards": "5D 5C 5S JS",
+                "cards": "5H 5C 5S JS",  # the 5♥ he played
                 "starter": "KH",
                 "claimed": 10,
             },
