@@ -743,11 +743,28 @@ class Game:
         try:
             return _replay(self.setup, kept)
         except CribbageError as error:
-            what = taken.reason or taken.phase.value
+            what = self._move_said(taken)
+            later = [self._move_said(r) for r in reversed(self.log[index + 1 :])]
+            later = [m for m in dict.fromkeys(later) if m != what]  # a show's muggins is its own
             raise GameError(
-                f"move {index} ({what}) cannot be taken back alone: without it, {error};"
-                " undo the later moves first"
+                f"{what[:1].upper()}{what[1:]} cannot be taken back alone ({error}): undo"
+                f" {', then '.join(later)} first, then {what}"
             ) from None
+
+    def _move_said(self, record: Record) -> str:
+        """A move as players name it: "Ann's hand", "Bob's 5♥", "the crib", "the deal to Cy"."""
+        name = self.setup.names[record.seat]
+        if record.phase is Phase.SHOW:
+            return "the crib" if record.crib else f"{name}'s hand"
+        if record.phase is Phase.MUGGINS:
+            return f"{name}'s muggins"
+        if record.phase is Phase.DEAL:
+            return f"the deal to {name}"
+        if record.card == GO:
+            return "the go"
+        if record.card:
+            return f"{name}'s {as_card(record.card).unicode()}"
+        return f"{name}'s peg of {record.points}"
 
     def _move_of(self, index: int) -> range:
         """The records one move wrote: a show with the muggins taken on it, else one record."""

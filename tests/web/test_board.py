@@ -287,3 +287,17 @@ def test_new_games_are_limited_per_client(app: Flask, client: FlaskClient) -> No
     refused = client.post("/api/games", json=TWO)
     assert refused.status_code == 429 and "Retry-After" in refused.headers
     assert refused.json["error"].startswith("Too many new games from your address")
+
+
+def test_the_games_list_gives_the_winners_score_first(client: FlaskClient) -> None:
+    """ "Bob won 121–53", as a scoreboard says it, not the seats' order "53–121"."""
+    game = pegged_to(client, pegged_to(client, new_game(client), 0, 53), 1, 121)
+    assert game["result"]["winner"] == 1
+    assert "<strong>Bob won</strong> 121–53" in client.get("/board").text
+
+
+def test_a_guest_who_kept_no_game_sees_no_empty_list(client: FlaskClient) -> None:
+    assert client.get("/api/drills/next?kind=hand").status_code == 200  # a guest now
+    assert "Your games" not in client.get("/board").text
+    new_game(client)
+    assert "Your games" in client.get("/board").text

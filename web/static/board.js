@@ -98,13 +98,17 @@ function storedKey(code) {
   const found = location.hash.match(/key=([0-9a-f]+)/);
   try {
     if (found) {
-      localStorage.setItem(`crib-board-key:${code}`, found[1]);
+      keepKey(code, found[1]);
       history.replaceState(null, "", location.pathname);
     }
     return localStorage.getItem(`crib-board-key:${code}`);
   } catch {
     return found ? found[1] : null; // storage refused: keep the link's key for this visit
   }
+}
+
+function keepKey(code, key) {
+  try { localStorage.setItem(`crib-board-key:${code}`, key); } catch { /* storage refused */ }
 }
 
 function forgetKey(code) {
@@ -222,6 +226,7 @@ function draw(game) {
     if (game.next_to_show !== null) $("show-title").textContent = `Count ${whose(game, game.next_to_show)}`;
     if (fresh) { $("typed-starter").value = ""; closeReading(); }
     if (game.key) {
+      keepKey(game.code, game.key); // the keeper's browser keeps its key: a lost cookie loses nothing
       $("keeper-share").hidden = false;
       $("keeper-link").href = `${location.origin}/board/${game.code}#key=${game.key}`;
     }
