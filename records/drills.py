@@ -51,7 +51,8 @@ EXPIRES_AFTER = 86400.0
 """Seconds after its deal an unanswered practice or sprint drill can no longer be answered;
 it is then purged. Daily challenges do not expire (they close with their date)."""
 GUEST_IDLE_FOR = 30 * 86400.0
-"""Seconds after which a guest with no answer, no deal and no game moved since is purged."""
+"""Seconds after which a guest with no answer, no deal and no game moved since is purged, and
+a game no registered player keeps that nobody has moved since."""
 PURGE_EVERY = 3600.0
 """Seconds between purges in one server process (:class:`PurgeSchedule`)."""
 _PURGE_MARGIN = 3600.0
@@ -121,6 +122,13 @@ _IDLE_GUESTS = delete(PLAYERS).where(
 )
 """Guests made before ``since`` who have not answered, been dealt or moved a game's pegs since
 (a guest keeping a board at the table is not idle: attack round 4, finding 6)."""
+_IDLE_GAMES = delete(GAMES).where(
+    GAMES.c.updated_at < bindparam("since"),
+    ~exists().where(PLAYERS.c.id == GAMES.c.owner_id, PLAYERS.c.username.is_not(None)),
+)
+"""Games not moved since ``since`` that no registered player keeps (a guest's, or nobody's
+once its guest is purged): a registered player's games are his history, kept (attack round
+4, finding 8: games were never purged)."""
 _HANDED_BACK = {"practice": ("practice", "review")}
 """The modes of the unanswered drills handed back to a request for each mode (practice brings
 missed deals back). Sprint hands never come back: every sprint ends on a hand left unanswered
@@ -396,16 +404,17 @@ def _skill_rows(player_id: int, totals: dict[Category, Tally]) -> list[dict[str,
     ]
 
 
-def purge(db: Connection, now: float) -> tuple[int, int]:
-    """Delete expired unanswered drills and idle guests with no answers, as of ``now``.
+def purge(db: Connection, now: float) -> tuple[int, int, int]:
+    """Delete expired unanswered drills, idle guests with no answers and their idle games.
 
     Drills go an hour after they expire (:data:`EXPIRES_AFTER`); guests once
     :data:`GUEST_IDLE_FOR` has passed since they were made, their last deal and the last move
-    on a game they keep, with their drills. The expired drills are found by a read, so writers
-    wait only for deletes.
+    on a game they keep, with their drills; a game no registered player keeps once as long has
+    passed since its last move. The expired drills are found by a read, so writers wait only
+    for deletes.
 
     Returns:
-        The numbers of drills and guests deleted.
+        The numbers of drills, guests and games deleted.
     """
     found = db.execute(_EXPIRED, {"before": now - EXPIRES_AFTER - _PURGE_MARGIN})
     stale, drills = list(found.scalars()), 0
@@ -414,8 +423,9 @@ def purge(db: Connection, now: float) -> tuple[int, int]:
         with writing(db) as connection:
             drills += connection.execute(batch.where(_UNANSWERED)).rowcount
     with writing(db) as connection:
+        games = connection.execute(_IDLE_GAMES, {"since": now - GUEST_IDLE_FOR}).rowcount
         guests = connection.execute(_IDLE_GUESTS, {"since": now - GUEST_IDLE_FOR}).rowcount
-    return drills, guests
+    return drills, guests, games
 
 
 class PurgeSchedule:
@@ -430,7 +440,7 @@ class PurgeSchedule:
         """When the next purge is due (seconds since the epoch)."""
         self._running = threading.Lock()
 
-    def run_if_due(self, db: Connection, now: float) -> tuple[int, int] | None:
+    def run_if_due(self, db: Connection, now: float) -> tuple[int, int, int] | None:
         """Purge if it is due at ``now`` and no other thread is purging: what :func:`purge` returns.
 
         A purge that fails is logged and waits for the next hour; the deal that ran it goes on.

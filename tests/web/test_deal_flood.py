@@ -151,7 +151,7 @@ def test_purge_deletes_expired_unanswered_drills_and_idle_guests(app: Flask) -> 
 
     drills, players = _count(app, Drill), _count(app, Player)
     with app.app_context():
-        assert records.drills.purge(get_db(), time.time()) == (2, 1)
+        assert records.drills.purge(get_db(), time.time()) == (2, 1, 0)
         db = get_db()
         kept = set(db.scalars(select(Drill.id)))
         assert old["id"] not in kept and idle_drill["id"] not in kept
@@ -202,11 +202,11 @@ def test_purged_ids_are_never_dealt_again(app: Flask) -> None:
     _age(app, Player, [guest], GUEST_IDLE_FOR + 1)
     _age(app, Drill, [drill["id"]], GUEST_IDLE_FOR + 1)
     with app.app_context():
-        assert records.drills.purge(get_db(), time.time()) == (0, 0)
+        assert records.drills.purge(get_db(), time.time()) == (0, 0, 0)
     newcomer = app.test_client()
     fresh = deal(newcomer, "hand")
     assert fresh["id"] > drill["id"] and _player(app) > guest
     with app.app_context():
-        assert records.drills.purge(get_db(), time.time()) == (1, 1)
+        assert records.drills.purge(get_db(), time.time()) == (1, 1, 0)
     assert deal(app.test_client(), "hand")["id"] > fresh["id"]
     assert _player(app) > guest + 1
