@@ -293,7 +293,8 @@ def test_a_whole_game_kept_on_a_phone_and_watched_on_another(
 def test_three_players_are_named_and_muggins_is_the_default(
     phone: Page, server: str, shots: Path
 ) -> None:
-    """Seats 3 and 4 take names; the form starts with muggins on and says what it means."""
+    """Seats 3 and 4 take names; the form starts with muggins on and says what it means; the
+    board's words do not split mid-word on a phone."""
     page = phone
     page.goto(f"{server}/board")
     expect(page.locator("#muggins")).to_be_checked()
@@ -307,6 +308,7 @@ def test_three_players_are_named_and_muggins_is_the_default(
     page.locator("#new-game button[type=submit]").click()
     page.wait_for_url(f"{server}/board/*")
     expect(page.locator("#game-title")).to_have_text("Ann v Bob v Eve")
+    expect(page.locator("#share")).to_have_css("word-break", "normal")  # "lin / k" no more
     page.locator("#misdeal").click()
     expect(page.locator("#status")).to_contain_text("Deal 2 · Ann deals")
     expect(page.locator("#log")).to_contain_text("a misdeal: Ann deals again")
