@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from .cards import Rank
 from .game import CRIB, Game, GameError, ShowTarget
 from .items import number_words
 from .rules import FOUR_HAND, SIX_CARD, THREE_HAND
@@ -132,6 +133,9 @@ def _show(game: Game, move: Mapping[str, Any]) -> Game:
     scored = _scored(game, hand == CRIB, cards, move.get("starter"))
     total = scored.total
     shown = " ".join(card.unicode() for card in scored.hand) + f" | {scored.starter.unicode()}"
+    if game.starter is None and scored.starter.rank is Rank.JACK and not game.heels_pegged:
+        dealer = game.setup.names[game.dealer]
+        shown += f"; a jack turned is his heels, 2 to {dealer} before he plays a card"
     counted = (scored.hand, scored.starter)
     claimed = move.get("claimed")
     if claimed is None or claimed == total:

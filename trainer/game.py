@@ -438,6 +438,11 @@ class Game:
         return self.setup.rules.hand_size - sum(s == seat for s, _ in self.played)
 
     @property
+    def heels_pegged(self) -> bool:
+        """Whether his heels has been pegged in this deal."""
+        return any(r.reason.lower() in HEELS_REASONS for r in self._this_deal(Phase.PLAY))
+
+    @property
     def starter(self) -> Card | None:
         """This deal's starter, once a count from the cards has given it."""
         for record in self._this_deal(Phase.SHOW):
@@ -642,8 +647,7 @@ class Game:
                 f"deal {self.deal}'s starter is {turned.unicode()}, not {starter.unicode()}:"
                 " one starter is counted with every hand and the crib"
             )
-        heels = any(r.reason.lower() in HEELS_REASONS for r in self._this_deal(Phase.PLAY))
-        if heels and starter.rank.name != "JACK":
+        if self.heels_pegged and starter.rank.name != "JACK":
             raise GameError(
                 f"{names[self.dealer]} pegged his heels in deal {self.deal}: the starter is a"
                 f" jack, not {starter.unicode()}"
@@ -960,7 +964,7 @@ class Game:
         if points != 2:
             raise GameError(f"his heels is 2 points, not {points}")
         pegged = self._this_deal(Phase.PLAY)
-        if any(r.reason.lower() in HEELS_REASONS for r in pegged):
+        if self.heels_pegged:
             raise GameError(f"his heels is pegged once a deal: {dealer} has it in deal {self.deal}")
         if any(r.seat == self.dealer for r in pegged):
             raise GameError(

@@ -267,3 +267,13 @@ def test_the_rule_texts_say_what_the_rule_books_say() -> None:
     assert "same count" in PLAY_RULE_TEXT[Kind.PAIR] and "breaks" in PLAY_RULE_TEXT[Kind.PAIR]
     assert "neither" not in PLAY_RULE_TEXT[Kind.GO] and "no player" in PLAY_RULE_TEXT[Kind.GO]
     assert "longest run" in RULE_TEXT[Kind.RUN]
+
+
+def test_a_jack_turned_and_not_pegged_is_named_at_the_show() -> None:
+    """The drills and ``crib score`` remind of his heels; so does the board's first count."""
+    game = apply(two(), show(0, "2H 3H 4H 5H | JS"))
+    assert game.log[-1].reason.endswith(
+        "a jack turned is his heels, 2 to Bob before he plays a card"
+    )
+    game = apply(two(), {"move": "peg", "seat": 1, "points": 2, "reason": "his heels"})
+    assert "his heels" not in apply(game, show(0, "2H 3H 4H 5H | JS")).log[-1].reason
