@@ -273,7 +273,7 @@ def test_a_jack_turned_and_not_pegged_is_named_at_the_show() -> None:
     """The drills and ``crib score`` remind of his heels; so does the board's first count."""
     game = apply(two(), show(0, "2H 3H 4H 5H | JS"))
     assert game.log[-1].reason.endswith(
-        "a jack turned is his heels, 2 to Bob before he plays a card"
+        "a jack turned is his heels, 2 to Bob before he plays a card)"
     )
     game = apply(two(), {"move": "peg", "seat": 1, "points": 2, "reason": "his heels"})
     assert "his heels" not in apply(game, show(0, "2H 3H 4H 5H | JS")).log[-1].reason
