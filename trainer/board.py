@@ -9,10 +9,10 @@ muggins on (the rule books', and the set-up's default) the difference goes to th
 the counter's left.
 
 >>> game = new_game({"names": ["Ann", "Bob"]})
->>> game = apply(game, {"move": "card", "seat": 1, "card": "7H"})
->>> game = apply(game, {"move": "card", "seat": 0, "card": "8H"})
+>>> game = apply(game, {"move": "card", "seat": 1, "card": "5H"})
+>>> game = apply(game, {"move": "card", "seat": 0, "card": "10H"})
 >>> view(game)["log"][-1]["reason"]
-'8♥ (count 15): fifteen two'
+'10♥ (count 15): fifteen two'
 >>> game = apply(game, {"move": "show", "hand": 1, "cards": "5H 5D 5C JS | 5S"})
 >>> view(game)["log"][-1]["reason"], view(game)["sides"][1]["front"]
 ('hand: 29 (typed: 5♥ 5♦ 5♣ J♠ | 5♠)', 29)
