@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.drills import right_points
 from tests.e2e.conftest import PHONE, scroll_width, strict_context
+from tests.e2e.readings import side_by_side
 from tests.e2e.test_trainer import answer_by_keyboard, goto_drill, look_at_the_cards
 from trainer import parse_cards, score_show
 from trainer.dealing import Category, Deal, classify, level_words
@@ -241,16 +242,7 @@ PHOTO_ANSWER: dict[str, Any] = {
     "rules": "six-card",
     "image_size": [640, 480],
     "seconds": 0.1,
-    "cards": [
-        {
-            "card": c,
-            "confidence": 0.97,
-            "box": [40.0 + 90 * i, 60.0, 70.0 + 90 * i, 110.0],
-            "uncertain": False,
-            "choices": [c],
-        }
-        for i, c in enumerate(("5H", "5D", "5C", "JS", "5S"))
-    ],
+    "cards": side_by_side(("5H", "5D", "5C", "JS", "5S")),
     "groups": [
         {
             "role": "hand",

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.e2e.conftest import PHONE, scroll_width, strict_context
+from tests.e2e.readings import side_by_side
 from tests.trainer.test_players3 import DENSE, OFFSETTING, TIED
 from trainer.dealing import Deal
 from trainer.discard import analyze_discards
@@ -88,16 +89,7 @@ def lone_group(cards: list[str]) -> dict[str, Any]:
         "rules": "six-card",
         "image_size": [640, 480],
         "seconds": 0.1,
-        "cards": [
-            {
-                "card": c,
-                "confidence": 0.97,
-                "box": [40.0 + 90 * i, 60.0, 70.0 + 90 * i, 110.0],
-                "uncertain": False,
-                "choices": [c],
-            }
-            for i, c in enumerate(cards)
-        ],
+        "cards": side_by_side(cards),
         "groups": [
             {
                 "role": None,
