@@ -914,7 +914,8 @@ class Game:
                 raise GameError(f"the pone leads the play: {who} plays first in deal {self.deal}")
             if not self.pile:
                 raise GameError(f"{who} leads the next count: any card plays on a count of 0")
-            raise GameError(f"it is {who}'s turn: {self._cards_that_fit(passed)}")
+            why = self._cards_that_fit(passed)
+            raise GameError(f"it is {who}'s turn on a count of {self.count}: {why}")
 
     def _said_go(self) -> dict[int, int]:
         """The players passed over in the count under way, with the count they were passed at."""
@@ -935,18 +936,22 @@ class Game:
         They may when the cards not yet seen this deal hold enough too high for all the cards
         they hold together.
         """
+        return self._too_high() >= sum(self.held(s) for s in seats)
+
+    def _too_high(self) -> int:
+        """How many cards not yet seen this deal would pass 31 on the count."""
         seen = {card for _, card in self.played}
-        too_high = sum(1 for c in DECK if c not in seen and self.count + c.value > 31)
-        return too_high >= sum(self.held(s) for s in seats)
+        return sum(1 for c in DECK if c not in seen and self.count + c.value > 31)
 
     def _cards_that_fit(self, seats: Sequence[int]) -> str:
         """Why a player among ``seats`` must be able to play, in words."""
         held = sum(self.held(s) for s in seats)
         who = " and ".join(self.setup.names[s] for s in seats)
-        return (
-            f"{who} {'holds' if len(seats) == 1 else 'hold'} {held} card{'s' * (held != 1)},"
-            f" and not that many unseen cards would pass 31 on a count of {self.count}"
-        )
+        holding = f"{who} {'holds' if len(seats) == 1 else 'hold'} {held} card{'s' * (held != 1)}"
+        too_high = self._too_high()
+        if not too_high:
+            return f"every card plays under 31, and {holding}"
+        return f"{holding}, and only {too_high} unseen card{'s' * (too_high != 1)} would pass 31"
 
     def _check_open(self) -> None:
         if self.winner is not None:
