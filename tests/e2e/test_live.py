@@ -336,17 +336,26 @@ def post_frame(url: str, frame: bytes, start: threading.Barrier) -> tuple[int, s
 
 def test_frames_beyond_the_cap_are_refused_busy(server: str, scene: TableScene) -> None:
     """More camera frames at once than the server reads at once (its workers times
-    ``READS_AT_ONCE``): the frames beyond are answered 503 with ``Retry-After``, the rest read."""
+    ``READS_AT_ONCE``): the frames beyond are answered 503 with ``Retry-After``, and a frame
+    sent again after the wait is read.
+
+    What the limit guarantees under any load: frames beyond the cap at once are refused, with a
+    busy answer that says when to come back. Which frames of the burst are read depends on the
+    machine (on a loaded one the earlier tests' reads may still hold every slot), so a burst
+    with none read is followed by one frame sent alone, again after each wait, until read.
+    """
     frame = cv2.imencode(".jpg", scene.image)[1].tobytes()
     sent = 4 * SERVER_WORKERS
     assert sent > SERVER_WORKERS * limits.READS_AT_ONCE
-    for _ in range(5):  # the earlier tests' phones may still hold every slot: wait, once more
-        start = threading.Barrier(sent)
-        with concurrent.futures.ThreadPoolExecutor(sent) as pool:
-            answers = list(pool.map(post_frame, [server] * sent, [frame] * sent, [start] * sent))
-        statuses = sorted(status for status, _ in answers)
+    start = threading.Barrier(sent)
+    with concurrent.futures.ThreadPoolExecutor(sent) as pool:
+        answers = list(pool.map(post_frame, [server] * sent, [frame] * sent, [start] * sent))
+    statuses = sorted(status for status, _ in answers)
+    assert set(statuses) <= {200, 503} and 503 in statuses, statuses
+    assert all(wait == str(limits.BUSY_RETRY_AFTER) for status, wait in answers if status == 503)
+    for _ in range(60):  # the busy server reads a frame sent again after the wait
         if 200 in statuses:
             break
         time.sleep(limits.BUSY_RETRY_AFTER)
-    assert set(statuses) == {200, 503}, statuses
-    assert all(wait == str(limits.BUSY_RETRY_AFTER) for status, wait in answers if status == 503)
+        statuses = [post_frame(server, frame, threading.Barrier(1))[0]]
+    assert 200 in statuses, statuses
