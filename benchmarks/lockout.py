@@ -58,15 +58,7 @@ def post_account(
 ) -> tuple[int, float]:
     """Open ``path``'s page from ``source`` as a new browser, solve its challenge if it has
     one, and post ``name`` and ``password``: the answer's status and its ``Retry-After``."""
-    host, port = target.address
-    if target.context is None:
-        connection: http.client.HTTPConnection = http.client.HTTPConnection(
-            host, port, timeout=60, source_address=(source, 0)
-        )
-    else:
-        connection = http.client.HTTPSConnection(
-            host, port, timeout=60, source_address=(source, 0), context=target.context
-        )
+    connection = target.connect(timeout=60, source_address=(source, 0))
     try:
         connection.request("GET", path)
         reply = connection.getresponse()

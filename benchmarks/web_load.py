@@ -72,6 +72,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import http.client
 import os
 import re
 import shutil
@@ -177,6 +178,19 @@ class Target:
         parts = urllib.parse.urlsplit(self.url)
         assert parts.hostname is not None and parts.port is not None
         return parts.hostname, parts.port
+
+    def connect(
+        self, *, timeout: float, source_address: tuple[str, int]
+    ) -> http.client.HTTPConnection:
+        """A new connection to this target from ``source_address`` (TLS with nginx)."""
+        host, port = self.address
+        if self.context is None:
+            return http.client.HTTPConnection(
+                host, port, timeout=timeout, source_address=source_address
+            )
+        return http.client.HTTPSConnection(
+            host, port, timeout=timeout, source_address=source_address, context=self.context
+        )
 
     def opener(self, *handlers: urllib.request.BaseHandler) -> urllib.request.OpenerDirector:
         """A urllib opener for this target (trusting nginx's certificate) with ``handlers``."""
@@ -325,21 +339,12 @@ def post_account_forms(
     ``127.0.0.(index + 2)``, as a browser would (the page's cookie and form token sent back, the
     page named as the form's origin and referrer): a wrong password for one name to
     ``/auth/login``, a new name to ``/auth/register``."""
-    import http.client
     import http.cookies
 
-    host, port = target.address
     source = (f"127.0.0.{index + 2}", 0)
     n = 0
     while not stop.is_set():
-        if target.context is None:
-            connection: http.client.HTTPConnection = http.client.HTTPConnection(
-                host, port, timeout=10, source_address=source
-            )
-        else:
-            connection = http.client.HTTPSConnection(
-                host, port, timeout=10, source_address=source, context=target.context
-            )
+        connection = target.connect(timeout=10, source_address=source)
         try:
             connection.request("GET", path)
             reply = connection.getresponse()
@@ -432,20 +437,11 @@ def post_frames(
     at a time: as fast as the answers come, or (``obey``) as the live page does, waiting out a
     refusal's ``Retry-After``. Counts every post in ``tries[0]``, each frame read in
     ``tries[1]`` and each refusal by nginx or the trainer (429, 503) in ``tries[2]``."""
-    import http.client
 
     request = read_request(target.url, camera_frame(), "frame.jpg", "image/jpeg")
     headers = dict(request.header_items())
-    host, port = target.address
     while not stop.is_set():
-        if target.context is None:
-            connection: http.client.HTTPConnection = http.client.HTTPConnection(
-                host, port, timeout=30, source_address=(source, 0)
-            )
-        else:
-            connection = http.client.HTTPSConnection(
-                host, port, timeout=30, source_address=(source, 0), context=target.context
-            )
+        connection = target.connect(timeout=30, source_address=(source, 0))
         try:
             while not stop.is_set():
                 connection.request("POST", "/api/read", request.data, headers)  # type: ignore[arg-type]
@@ -483,18 +479,9 @@ def get_flood(target: Target, stop: threading.Event, tries: list[int], path: str
     """GET ``path`` from 127.0.0.2 on a kept-alive connection as fast as it is answered (a new
     connection once nginx closes one), counting every request in ``tries[0]`` and each
     refusal (429) in ``tries[2]``."""
-    import http.client
 
-    host, port = target.address
     while not stop.is_set():
-        if target.context is None:
-            connection: http.client.HTTPConnection = http.client.HTTPConnection(
-                host, port, timeout=30, source_address=("127.0.0.2", 0)
-            )
-        else:
-            connection = http.client.HTTPSConnection(
-                host, port, timeout=30, source_address=("127.0.0.2", 0), context=target.context
-            )
+        connection = target.connect(timeout=30, source_address=("127.0.0.2", 0))
         try:
             while not stop.is_set():
                 connection.request("GET", path)
@@ -696,18 +683,9 @@ SAMPLE_PHOTO = ROOT / "docs" / "sample-hand.jpg"
 def post_photo(target: Target, source: str) -> tuple[int, float]:
     """Post the sample photo to ``/api/read`` from ``source`` on a new connection: the answer's
     status and its ``Retry-After`` (0 without one)."""
-    import http.client
 
     request = read_request(target.url, SAMPLE_PHOTO.read_bytes(), "hand.jpg", "image/jpeg")
-    host, port = target.address
-    if target.context is None:
-        connection: http.client.HTTPConnection = http.client.HTTPConnection(
-            host, port, timeout=60, source_address=(source, 0)
-        )
-    else:
-        connection = http.client.HTTPSConnection(
-            host, port, timeout=60, source_address=(source, 0), context=target.context
-        )
+    connection = target.connect(timeout=60, source_address=(source, 0))
     try:
         connection.request("POST", "/api/read", request.data, dict(request.header_items()))  # type: ignore[arg-type]
         reply = connection.getresponse()
