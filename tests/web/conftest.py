@@ -4,6 +4,7 @@ account actions."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,3 +126,21 @@ class AuthActions:
 def auth(client: FlaskClient) -> AuthActions:
     """Account actions on ``client``."""
     return AuthActions(client)
+
+
+@pytest.fixture
+def held_reader(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Semaphore, threading.Event]:
+    """A stand-in reader that signals each read it starts and holds it until released (then it
+    fails, a 503 that is not the busy one)."""
+    import vision.reader
+
+    running = threading.Semaphore(0)
+    release = threading.Event()
+
+    def slow_read(data: bytes, **options: Any) -> Any:
+        running.release()
+        release.wait(timeout=30)
+        raise OSError("no model here")
+
+    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
+    return running, release

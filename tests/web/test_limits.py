@@ -628,20 +628,12 @@ def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.Mon
         app.extensions["crib_database"].dispose()
 
 
-def test_reads_at_once_are_capped(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reads_at_once_are_capped(
+    app: Flask, held_reader: tuple[threading.Semaphore, threading.Event]
+) -> None:
     """With as many reads running as the cap allows and as many waiting in line, one more is
     answered at once with a 503 and ``Retry-After: 1``; the running ones finish."""
-    import vision.reader
-
-    running = threading.Semaphore(0)
-    release = threading.Event()
-
-    def slow_read(data: bytes, **options: Any) -> Any:
-        running.release()
-        release.wait(timeout=10)
-        raise OSError("no model here")
-
-    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
+    running, release = held_reader
     places = limits.READS_AT_ONCE + limits.READS_WAITING
     with concurrent.futures.ThreadPoolExecutor(places) as pool:
         held = [

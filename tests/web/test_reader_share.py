@@ -14,7 +14,6 @@ import threading
 import time
 from typing import Any
 
-import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
@@ -32,24 +31,6 @@ def places_held() -> int:
 def busy(reply: TestResponse) -> bool:
     """Whether ``reply`` is the reader's refusal (busy), not an answer of the read."""
     return reply.status_code == 503 and "busy" in reply.json["error"]
-
-
-@pytest.fixture
-def held_reader(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Semaphore, threading.Event]:
-    """A stand-in reader that signals each read it starts and holds it until released (then it
-    fails, a 503 that is not the busy one)."""
-    import vision.reader
-
-    running = threading.Semaphore(0)
-    release = threading.Event()
-
-    def slow_read(data: bytes, **options: Any) -> Any:
-        running.release()
-        release.wait(timeout=30)
-        raise OSError("no model here")
-
-    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
-    return running, release
 
 
 def wait_until(condition: Any) -> None:
