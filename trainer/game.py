@@ -21,21 +21,24 @@ The rules, from the rule books in ``shared/seeds``:
   it to the six-card, three- or four-hand games.
 * **His heels** (000): "If starter is a jack (called His Heels) dealer scores 2 points
   immediately. These points must be scored before dealer plays a card, otherwise he cannot
-  score them." (002 calls it "His Nobs".) Pegged by the dealer, 2 points, before any other
-  peg of the deal: the board does not see the cards, and no peg comes before the dealer's
-  first card in the two-hand games (pone's first card scores nothing). With three or four,
-  where the second player can pair before the dealer plays, that is stricter than the book.
+  score them." (002 calls it "His Nobs".) Pegged by the dealer, 2 points, once a deal, until
+  the dealer has played or pegged in the play; the starter of the deal's counts is then a jack.
 * **The show** (001, 003): the non-dealer ("pone") counts first ("the elder one scoring
   four"), the dealer next, then "the crib is added up by the dealer". With three or four
   players (no seed says) the hands are counted in turn from the dealer's left, as the play
-  goes, the dealer's last.
-* **The play** is not checked turn by turn: any seat may peg, for any reason (a go, a
-  penalty, points an opponent overlooked: "his opponent is entitled to take it", 002). Or the
-  cards are entered one by one (:meth:`Game.play`): :func:`trainer.pegging.score_peg` scores
-  each on the count, a go ends the count (:meth:`Game.go`: one to the last card's player), and
-  the last card of the play pegs one for last unless it made 31.
-* **Muggins** (a house rule, :attr:`Setup.muggins`): points a player overlooked in his hand or
-  crib are taken by an opponent, pegged for him in the show (:meth:`Game.muggins`).
+  goes, the dealer's last. A count from its cards is of the deal's cards: one starter, no card
+  in two places, each hand holding the cards its seat played (:meth:`Game.show`).
+* **The play**, pegged by the buttons, is not checked turn by turn: any seat may peg, for any
+  reason (a go, a penalty, points an opponent overlooked: "his opponent is entitled to take
+  it", 002). Or the cards are entered one by one (:meth:`Game.play`), in turn:
+  :func:`trainer.pegging.score_peg` scores each on the count, a player is passed over only if
+  he may hold only cards too high, a go ends the count (:meth:`Game.go`: one to the last card's
+  player), and the last card of the play pegs one for last unless it made 31. The five-card
+  play is one count (:attr:`RuleSet.one_count`): "each player's hand is then counted up" (001).
+* **Muggins** (:attr:`Setup.muggins`, on in the rule books): points a player overlooked in his
+  hand or crib are taken by an opponent, pegged for him in the show (:meth:`Game.muggins`).
+* **Misdeals** (000): "a new deal by same dealer, but previous scores ... are not affected";
+  a deal out of turn "must stand" once the pone has taken up his cards (:meth:`next_deal`).
 * **The deal** passes to the left, the next seat; four players sit in two partnerships, seats
   0 and 2 against 1 and 3, each partnership pegging on one side of the board.
 
