@@ -663,23 +663,14 @@ def test_reads_at_once_are_capped(
 
 
 def test_an_image_bomb_is_refused_without_taking_the_readers_turn(
-    app: Flask, monkeypatch: pytest.MonkeyPatch
+    app: Flask, held_reader: tuple[threading.Semaphore, threading.Event]
 ) -> None:
     """Attack round 3: two scripts posting image bombs held the reader, and 15 of 15 photos of
     a player were refused (503). A bomb is now refused (a 400 saying why) as the upload is
     checked, before the reader's turn, even while every turn is taken."""
-    import vision.reader
     from tests.vision.test_upload import progressive_bomb
 
-    running = threading.Semaphore(0)
-    release = threading.Event()
-
-    def slow_read(data: bytes, **options: Any) -> Any:
-        running.release()
-        release.wait(timeout=5)
-        raise OSError("no model here")
-
-    monkeypatch.setattr(vision.reader, "read_image_bytes", slow_read)
+    running, release = held_reader
     bomb = {"image": (io.BytesIO(progressive_bomb(2000, 400_000)), "bomb.jpg")}
     with concurrent.futures.ThreadPoolExecutor(limits.READS_AT_ONCE) as pool:
         held = [
