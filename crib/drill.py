@@ -134,15 +134,26 @@ class Session:
     steps_right: int = 0
 
     def store(self, drill: Any, given: dict[str, Any], shown_at: float) -> Any:
-        """Grade and store an answer as the web does; a refused answer is said and ``None``."""
+        """Grade and store an answer by the web's rules; a malformed answer is said and ``None``.
+
+        Raises:
+            CribbageError: the records refuse the drill an answer (it expired: it was dealt
+                over a day ago).
+        """
         from records import drills
+        from records.errors import DrillRefused
 
         given = given | {"seconds": max(time.monotonic() - shown_at, 0.0)}
         try:
-            marked = drills.record_answer(self.db, drill, given, _today(), time.time())
+            taken = drills.answer(
+                self.db, drill.id, self.player_id, given, day=_today(), now=time.time()
+            )
         except InvalidAnswerError as error:
             self.term.say(str(error), "wrong")
             return None
+        except DrillRefused as error:
+            raise CribbageError(str(error)) from None
+        marked = taken.marked
         if marked.final:
             self.answered += 1
             self.right += marked.grade.correct

@@ -9,6 +9,7 @@ commit per call that writes.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import math
@@ -31,7 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from trainer import answers, dealing, weak_spots
 from trainer.dealing import Category, Deal, Difficulty, DrillKind
@@ -39,7 +40,7 @@ from trainer.errors import CribbageError
 from trainer.weak_spots import Tally
 
 from .database import DatabaseUnavailable, writing
-from .errors import PaceError
+from .errors import AlreadyAnswered, DrillExpired, DrillNotFound, NotYourDrill, PaceError
 from .models import Answer, Drill, GameRecord, Player, Skill
 
 _MAX_ID = 2**31 - 1
@@ -140,15 +141,47 @@ TOO_MANY_DEALS = "Too many deals in a minute: answer the one you have, or wait a
 _log = logging.getLogger(__name__)
 
 
-def drill_json(drill: Row[Any]) -> dict[str, Any]:
-    """What a page needs to show a drill: its id, its cards, and how it was dealt."""
-    return {
-        "id": drill.id,
-        **drill.deal,
-        "mode": drill.mode,
-        "difficulty": drill.difficulty,
-        "position": drill.position,
-    }
+@dataclasses.dataclass(frozen=True)
+class DealtDrill:
+    """A drill as stored: one deal given to one player (a ``drills`` row)."""
+
+    id: int
+    player_id: int
+    kind: DrillKind
+    mode: str
+    """``practice``, ``sprint``, ``daily`` or ``review`` (a missed deal dealt again)."""
+    difficulty: str
+    deal: dict[str, Any]
+    """:meth:`trainer.dealing.Deal.to_json`."""
+    categories: str
+    """Comma-separated :class:`trainer.dealing.Category` values."""
+    dealt_at: float
+    daily_date: str | None
+    position: int | None
+    repeat: int
+
+    @classmethod
+    def of(cls, row: Row[Any]) -> DealtDrill:
+        """The drill a row of ``drills`` (with any other columns beside) holds."""
+        columns = row._mapping
+        return cls(**{field.name: columns[field.name] for field in dataclasses.fields(cls)})
+
+
+@dataclasses.dataclass(frozen=True)
+class GivenAnswer:
+    """What is read back of a drill's answer: whether it was right and how long it took."""
+
+    drill_id: int
+    correct: bool
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Answered:
+    """An answer taken (:func:`answer`): the drill answered and the answer as marked."""
+
+    drill: DealtDrill
+    marked: answers.MarkedAnswer
 
 
 def _drill_values(
@@ -187,7 +220,7 @@ def deal_next(
     per_minute: int,
     focus: Category | None = None,
     first: bool = False,
-) -> Row[Any]:
+) -> DealtDrill:
     """Deal and store the player's next drill of ``kind``, or hand back the one not answered.
 
     In practice, the player's latest drill of ``kind`` comes back while it is unanswered, dealt
@@ -207,7 +240,7 @@ def deal_next(
     handed_back = mode in _HANDED_BACK
     pending = _pending(db, player_id, kind, difficulty, mode, now) if handed_back else None
     if pending is not None and (focus is None or focus in parse_categories(pending.categories)):
-        return pending
+        return DealtDrill.of(pending)
     _check_pace(db, player_id, per_minute, now)
     rng = rng or random.Random()
     due = _due_review(db, player_id, kind, now) if mode == "practice" and not focus else None
@@ -223,7 +256,7 @@ def deal_next(
         if due is not None:
             connection.execute(_UNQUEUE, {"answer_id": answer_id})
         drill = connection.execute(_INSERT_DRILL, values).one()
-    return drill
+    return DealtDrill.of(drill)
 
 
 def _pending(
@@ -264,26 +297,28 @@ def _due_review(
     return due.answer_id, {c.name: old[c] for c in DRILLS.c if c.name != "id"} | repeat
 
 
-def expired(drill: Row[Any], now: float) -> bool:
+def expired(drill: DealtDrill, now: float) -> bool:
     """Whether ``drill`` can no longer be answered at ``now`` (:data:`EXPIRES_AFTER`)."""
     return drill.daily_date is None and now - drill.dealt_at > EXPIRES_AFTER
 
 
-def get_drill(db: Connection, drill_id: int) -> Row[Any] | None:
+def get_drill(db: Connection, drill_id: int) -> DealtDrill | None:
     """The drill with this id, if any (none for an id no key can hold)."""
     if not 0 < drill_id <= _MAX_ID:
         return None
-    return db.execute(_GET_DRILL, {"id": drill_id}).first()
+    row = db.execute(_GET_DRILL, {"id": drill_id}).first()
+    return None if row is None else DealtDrill.of(row)
 
 
-def daily_set(db: Connection, player_id: int, date: str, now: float) -> list[Row[Any]]:
+def daily_set(db: Connection, player_id: int, date: str, now: float) -> list[DealtDrill]:
     """The player's drills for the daily challenge of ``date``, dealt on first visit.
 
     Raises:
-        sqlalchemy.exc.IntegrityError: when the player does not exist.
+        sqlalchemy.exc.IntegrityError: when the player does not exist, or another request
+            dealt the set at the same moment (:func:`records.players.run_as` tries again).
     """
     query = select(DRILLS).where(DRILLS.c.player_id == player_id, DRILLS.c.daily_date == date)
-    existing = list(db.execute(query.order_by(DRILLS.c.position)))
+    existing = [DealtDrill.of(row) for row in db.execute(query.order_by(DRILLS.c.position))]
     if existing:
         return existing
     deals = zip(_daily_deals(date), dealing.DAILY_LEVELS, strict=True)
@@ -293,7 +328,7 @@ def daily_set(db: Connection, player_id: int, date: str, now: float) -> list[Row
     ]
     with writing(db) as connection:
         connection.execute(insert(DRILLS), rows)
-    return list(db.execute(query.order_by(DRILLS.c.position)))
+    return [DealtDrill.of(row) for row in db.execute(query.order_by(DRILLS.c.position))]
 
 
 @functools.lru_cache(maxsize=4)
@@ -305,19 +340,59 @@ def _daily_deals(date: str) -> tuple[Deal, ...]:
     return tuple(dealing.daily(date))
 
 
-def answered(db: Connection, drill_ids: list[int]) -> dict[int, Row[Any]]:
+_ANSWERED = select(ANSWERS.c.drill_id, ANSWERS.c.correct, ANSWERS.c.seconds)
+
+
+def answered(db: Connection, drill_ids: list[int]) -> dict[int, GivenAnswer]:
     """The answers to these drills, by drill id."""
-    rows = db.execute(select(ANSWERS).where(ANSWERS.c.drill_id.in_(drill_ids)))
-    return {a.drill_id: a for a in rows}
+    rows = db.execute(_ANSWERED.where(ANSWERS.c.drill_id.in_(drill_ids)))
+    return {a.drill_id: GivenAnswer(a.drill_id, bool(a.correct), a.seconds) for a in rows}
 
 
-def record_answer(
-    db: Connection, drill: Row[Any], given: dict[str, Any], day: str, now: float
+def answer(
+    db: Connection,
+    drill_id: int,
+    player_id: int | None,
+    given: dict[str, Any],
+    *,
+    day: str,
+    now: float,
+) -> Answered:
+    """Take ``player_id``'s answer ``given`` to drill ``drill_id`` at ``now`` (on ``day``).
+
+    The rules of answering, for the web's API and ``crib drill`` alike: a drill is answered
+    once, by the player it was dealt to, within :data:`EXPIRES_AFTER` of its deal (a daily
+    challenge's any time). The answer is marked (:func:`trainer.answers.mark`) and stored with
+    the tallies in one commit; a play drill checked before its last card
+    (:attr:`trainer.answers.MarkedAnswer.final` false) is checked, not stored.
+
+    Raises:
+        DrillNotFound: no drill has this id.
+        NotYourDrill: the drill was dealt to another player (or ``player_id`` is none).
+        AlreadyAnswered: the drill has its answer (nothing is stored).
+        DrillExpired: the drill, unanswered, was dealt too long ago.
+        InvalidAnswerError: for a malformed answer (nothing is stored).
+    """
+    drill = get_drill(db, drill_id)
+    if drill is None:
+        raise DrillNotFound(drill_id)
+    if drill.player_id != player_id:
+        raise NotYourDrill(drill_id)
+    if expired(drill, now):
+        if answered(db, [drill_id]):
+            raise AlreadyAnswered(drill_id)
+        raise DrillExpired(drill_id)
+    try:
+        marked = _record_answer(db, drill, given, day, now)
+    except IntegrityError:  # rolled back (records.database.writing): another took its place
+        raise AlreadyAnswered(drill_id) from None
+    return Answered(drill, marked)
+
+
+def _record_answer(
+    db: Connection, drill: DealtDrill, given: dict[str, Any], day: str, now: float
 ) -> answers.MarkedAnswer:
-    """Mark ``given`` (:func:`trainer.answers.mark`), store it with the tallies and commit.
-
-    It is stored as answered at ``now``, on the player's ``day``; a play drill checked before
-    its last card (:attr:`trainer.answers.MarkedAnswer.final` false) is not stored.
+    """Mark ``given``, store it with the tallies and commit (:func:`answer`).
 
     Raises:
         InvalidAnswerError: for a malformed answer (nothing is stored).

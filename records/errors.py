@@ -17,3 +17,45 @@ class PaceError(RecordsError):
 
 class NameTakenError(RecordsError):
     """The username belongs to another player."""
+
+
+class PlayerGone(RecordsError):
+    """The player named is no longer in the records (a guest purged, a new database)."""
+
+
+class DrillRefused(RecordsError):
+    """An answer the records refuse to take for this drill (the message says why)."""
+
+    def __init__(self, drill_id: int, message: str) -> None:
+        super().__init__(message)
+        self.drill_id = drill_id
+
+
+class DrillNotFound(DrillRefused):
+    """No drill has this id."""
+
+    def __init__(self, drill_id: int) -> None:
+        super().__init__(drill_id, f"no drill {drill_id}")
+
+
+class NotYourDrill(DrillRefused):
+    """The drill was dealt to another player."""
+
+    def __init__(self, drill_id: int) -> None:
+        super().__init__(drill_id, f"drill {drill_id} was dealt to another player")
+
+
+class DrillExpired(DrillRefused):
+    """The drill was dealt too long ago to be answered (``records.drills.EXPIRES_AFTER``)."""
+
+    def __init__(self, drill_id: int) -> None:
+        super().__init__(
+            drill_id, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one"
+        )
+
+
+class AlreadyAnswered(DrillRefused):
+    """The drill has its one answer."""
+
+    def __init__(self, drill_id: int) -> None:
+        super().__init__(drill_id, f"drill {drill_id} is already answered")

@@ -16,7 +16,6 @@ from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
 
-from trainer import board
 from trainer.game import LURCH_LINES, Game
 
 from .database import writing
@@ -28,7 +27,7 @@ CODE_BYTES = 9
 KEY_BYTES = 16
 """Random bytes of the keeper's key."""
 VIEWS_KEPT = 256
-"""Boards a process keeps said (:func:`view`), and games it keeps replayed (:func:`game_of`):
+"""Games a process keeps replayed (:func:`game_of`), and boards it keeps said (``web.board``):
 every game being watched or kept, and more."""
 
 _Key = tuple[str, int]
@@ -38,8 +37,11 @@ _Key = tuple[str, int]
 T = TypeVar("T")
 
 
-class _Kept(Generic[T]):
-    """The last ``size`` values a process made, by key, shared by its threads (oldest out)."""
+class Kept(Generic[T]):
+    """The last ``size`` values a process made, by game, shared by its threads (oldest out).
+
+    A key is a game's code and version: they name its moves.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -47,10 +49,12 @@ class _Kept(Generic[T]):
         self.lock = threading.Lock()
 
     def get(self, key: _Key) -> T | None:
+        """The value kept for ``key``, if it still is."""
         with self.lock:
             return self.values.get(key)
 
     def keep(self, key: _Key, value: T) -> T:
+        """Keep ``value`` for ``key`` (the oldest beyond ``size`` goes); ``value``."""
         with self.lock:
             self.values[key] = value
             while len(self.values) > self.size:
@@ -58,8 +62,7 @@ class _Kept(Generic[T]):
         return value
 
 
-_VIEWS: _Kept[dict[str, Any]] = _Kept(VIEWS_KEPT)
-_GAMES: _Kept[Game] = _Kept(VIEWS_KEPT)
+_GAMES: Kept[Game] = Kept(VIEWS_KEPT)
 
 _BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
 _VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
@@ -147,21 +150,6 @@ def game_of(row: Row[Any]) -> Game:
     key = (row.code, row.version)
     kept = _GAMES.get(key)
     return kept if kept is not None else _GAMES.keep(key, Game.from_json(row.data))
-
-
-def view(row: Row[Any], game: Game | None = None) -> dict[str, Any]:
-    """The board of ``row``'s game (:func:`trainer.board.view`), replayed once a version.
-
-    A game's code and version name its moves, so each process says a board once however many
-    phones watch it (a watched game's board is asked for by each of them after each move).
-    ``game`` is the game ``row`` holds, when the caller has it. The board is shared: not to be
-    changed.
-    """
-    key = (row.code, row.version)
-    said = _VIEWS.get(key)
-    if said is None:
-        said = _VIEWS.keep(key, board.view(game_of(row) if game is None else game))
-    return said
 
 
 def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) -> Row[Any] | None:

@@ -12,15 +12,18 @@ lower case, schema revision 0007) and either logs in to it.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import writing
 from .drills import rebuild_skills
-from .errors import NameTakenError
+from .errors import NameTakenError, PlayerGone
 from .models import Answer, Drill, GameRecord, Player
+
+T = TypeVar("T")
 
 _SESSION = select(Player.session_version, Player.session_key, Player.created_at).where(
     Player.id == bindparam("id")
@@ -43,6 +46,24 @@ def session_of(db: Connection, player_id: int) -> Row[int, str, float] | None:
 def get(db: Connection, player_id: int) -> Row[Any] | None:
     """The player with this id, if any."""
     return db.execute(select(Player).where(Player.id == player_id)).first()
+
+
+def run_as(db: Connection, player_id: int, work: Callable[[Connection, int], T]) -> T:
+    """Run ``work(db, player_id)``, which stores something of the player's.
+
+    An integrity error (rolled back by :func:`records.database.writing`) is the player gone
+    (its foreign key failed), or another request storing the same thing at once (two tabs
+    dealing one daily set): the work is then done again, once, as it is.
+
+    Raises:
+        PlayerGone: the player is not in the records.
+    """
+    try:
+        return work(db, player_id)
+    except IntegrityError:
+        if get(db, player_id) is None:
+            raise PlayerGone(f"no player {player_id}") from None
+    return work(db, player_id)
 
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Row, case, func, select
+from sqlalchemy import Connection, case, func, select
 
 from trainer import progress
 from trainer.dealing import Category
 from trainer.progress import DailyResult, Day, SprintRun
 from trainer.weak_spots import Tally
 
-from .drills import parse_categories
+from .drills import DealtDrill, GivenAnswer, parse_categories
 from .models import Answer, Drill, Skill
 
 
@@ -127,8 +127,8 @@ def daily_summary(
     db: Connection,
     player_id: int,
     date: str,
-    dealt: Sequence[Row[Any]],
-    answers: Mapping[int, Row[Any]],
+    dealt: Sequence[DealtDrill],
+    answers: Mapping[int, GivenAnswer],
 ) -> dict[str, Any]:
     """Where the player stands in a daily challenge, and, once done, a spoiler-free share."""
     summary: dict[str, Any] = {"done": len(answers), "of": len(dealt), "complete": False}

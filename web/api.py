@@ -7,8 +7,6 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
-from sqlalchemy import Row
-from sqlalchemy.exc import IntegrityError
 
 from records import drills, progress
 from trainer.dealing import KINDS, Category, Difficulty
@@ -110,7 +108,18 @@ def next_drill() -> dict[str, Any]:
     options = {"now": now, "per_minute": current_app.config["DEALS_PER_MINUTE"], "first": first}
     options["focus"] = Category(aim) if aim else None
     drill = as_player(lambda db, pid: drills.deal_next(db, pid, kind, level, mode, **options))
-    return drills.drill_json(drill)
+    return drill_json(drill)
+
+
+def drill_json(drill: drills.DealtDrill) -> dict[str, Any]:
+    """What a page needs to show a drill: its id, its cards, and how it was dealt."""
+    return {
+        "id": drill.id,
+        **drill.deal,
+        "mode": drill.mode,
+        "difficulty": drill.difficulty,
+        "position": drill.position,
+    }
 
 
 @bp.post("/drills/<int:drill_id>/answer")
@@ -118,26 +127,15 @@ def answer(drill_id: int) -> dict[str, Any]:
     """Answer a drill once: ``{"points": 12}``, ``{"by_kind": {...}}`` or ``{"discard": [...]}``.
 
     ``by_kind`` counts kind by kind (``{"fifteen": 6, ...}``), ``discard`` names the two cards
-    thrown (``["7H", "8C"]``); ``"muggins": true`` adds what the opponent takes.
+    thrown (``["7H", "8C"]``); ``"muggins": true`` adds what the opponent takes. The rules of
+    answering are :func:`records.drills.answer`'s (its refusals: :mod:`web.errors`).
     """
     data = json_body()
     muggins = flag(data, "muggins")
-    db = get_db()
-    now = clock.now()
-    drill = drills.get_drill(db, drill_id)
-    if drill is None:
-        abort(404, f"no drill {drill_id}")
-    if drill.player_id != session_player_id():
-        abort(403, f"drill {drill_id} was dealt to another player")
-    already = f"drill {drill_id} is already answered"
-    if drills.expired(drill, now):
-        if drills.answered(db, [drill_id]):
-            abort(409, already)
-        abort(410, f"drill {drill_id} has expired (it was dealt over a day ago): deal a new one")
-    try:
-        marked = drills.record_answer(db, drill, data, clock.players_today(), now)
-    except IntegrityError:  # rolled back (records.database.writing)
-        abort(409, already)
+    taken = drills.answer(
+        get_db(), drill_id, session_player_id(), data, day=clock.players_today(), now=clock.now()
+    )
+    drill, marked = taken.drill, taken.marked
     grade = marked.grade
     result = {"id": drill_id, "kind": drill.kind, **grade.to_json(), "seconds": marked.seconds}
     if drill.kind in ("hand", "crib"):
@@ -173,13 +171,13 @@ def daily() -> dict[str, Any]:
     return {
         "date": date,
         "drills": [
-            {**drills.drill_json(d), "answered": d.id in answers, "correct": _correct(answers, d)}
+            {**drill_json(d), "answered": d.id in answers, "correct": _correct(answers, d)}
             for d in dealt
         ],
         "summary": progress.daily_summary(db, player_id, date, dealt, answers),
     }
 
 
-def _correct(answers: dict[int, Row[Any]], drill: Row[Any]) -> bool | None:
-    answer = answers.get(drill.id)
-    return None if answer is None else bool(answer.correct)
+def _correct(answers: dict[int, drills.GivenAnswer], drill: drills.DealtDrill) -> bool | None:
+    given = answers.get(drill.id)
+    return None if given is None else given.correct

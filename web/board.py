@@ -117,7 +117,25 @@ def _keeper(row: Row[Any], key: object) -> bool:
 def _board(row: Row[Any], *, keeper: bool, game: Game | None = None) -> dict[str, Any]:
     """The board as the page draws it, with its link, its version and, to the keeper, the key."""
     mine = {"keeper": keeper, "seat": row.seat} | ({"key": row.key} if keeper else {})
-    return {"code": row.code, "version": row.version} | games.view(row, game) | mine
+    return {"code": row.code, "version": row.version} | _view(row, game) | mine
+
+
+_VIEWS: games.Kept[dict[str, Any]] = games.Kept(games.VIEWS_KEPT)
+
+
+def _view(row: Row[Any], game: Game | None) -> dict[str, Any]:
+    """The board of ``row``'s game (:func:`trainer.board.view`), said once a version.
+
+    A game's code and version name its moves, so each process says a board once however many
+    phones watch it (a watched game's board is asked for by each of them after each move).
+    ``game`` is the game ``row`` holds, when the caller has it. The board is shared: not to be
+    changed.
+    """
+    key = (row.code, row.version)
+    said = _VIEWS.get(key)
+    if said is None:
+        said = _VIEWS.keep(key, board.view(games.game_of(row) if game is None else game))
+    return said
 
 
 def _conditional(response: Response | dict[str, Any], version: int) -> Response:

@@ -1,7 +1,8 @@
 """Errors: JSON with a message under ``/api``, a plain page elsewhere; never a traceback.
 
 The one place where what the engine and the records refuse becomes HTTP: bad cards or answers
-a 400, a pace a 429 with ``Retry-After``, a database that cannot be used a 503.
+a 400, a drill refused an answer a 404, 403, 409 or 410, a pace a 429 with ``Retry-After``, a
+database that cannot be used a 503.
 """
 
 from __future__ import annotations
@@ -12,14 +13,25 @@ from gunicorn.http.errors import NoMoreData, ParseException
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import (
     BadRequest,
+    Conflict,
+    Forbidden,
+    Gone,
     HTTPException,
     InternalServerError,
+    NotFound,
     ServiceUnavailable,
     TooManyRequests,
 )
 
 from records.database import READ_ONLY_SQLSTATE, DatabaseUnavailable
-from records.errors import PaceError
+from records.errors import (
+    AlreadyAnswered,
+    DrillExpired,
+    DrillNotFound,
+    DrillRefused,
+    NotYourDrill,
+    PaceError,
+)
 from trainer.errors import CribbageError
 
 UNAVAILABLE = (
@@ -55,6 +67,20 @@ def handle_bad_input(error: CribbageError) -> ResponseReturnValue:
     (a ``ValueError`` from a bug included) is a 500 (:func:`handle_unexpected`).
     """
     return handle_http(BadRequest(str(error)))
+
+
+DRILL_REFUSALS: dict[type[DrillRefused], type[HTTPException]] = {
+    DrillNotFound: NotFound,
+    NotYourDrill: Forbidden,
+    AlreadyAnswered: Conflict,
+    DrillExpired: Gone,
+}
+"""The status of each answer :func:`records.drills.answer` refuses."""
+
+
+def handle_drill_refused(error: DrillRefused) -> ResponseReturnValue:
+    """An answer the records refuse: no such drill, another's, answered, or expired."""
+    return handle_http(DRILL_REFUSALS[type(error)](str(error)))
 
 
 def handle_pace(error: PaceError) -> ResponseReturnValue:
@@ -111,6 +137,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(CribbageError, handle_bad_input)
     app.register_error_handler(PaceError, handle_pace)
+    app.register_error_handler(DrillRefused, handle_drill_refused)
     for unreadable in (ParseException, NoMoreData):  # raised by gunicorn as a view reads
         app.register_error_handler(unreadable, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

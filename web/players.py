@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 
 from flask import Flask, g, request, session
 from sqlalchemy import Connection, Row
-from sqlalchemy.exc import IntegrityError
 
 from records import players
+from records.errors import PlayerGone
 
 from . import clock, limits, sessions
 from .db import get_db
@@ -83,20 +83,17 @@ def as_player(work: Callable[[Connection, int], T]) -> T:
     """Run ``work(db, player_id)`` for this browser's player, making a guest on a first visit.
 
     The session was checked once for this request (:func:`session_player_id`), not again here;
-    if its player is gone since (a new database), the insert's foreign key fails and the work
-    is redone for a new guest. Another integrity error (two tabs dealing the same daily set at
-    once) is retried once as it is.
+    if its player is gone since (a new database), the work is redone for a new guest
+    (:func:`records.players.run_as` finds it gone).
     """
     db = get_db()
     player_id = session_player_id()
     if player_id is None:
         return work(db, _new_guest())
     try:
-        return work(db, player_id)
-    except IntegrityError:  # rolled back (records.database.writing)
-        if players.get(db, player_id) is None:
-            player_id = _new_guest()
-    return work(db, player_id)
+        return players.run_as(db, player_id, work)
+    except PlayerGone:
+        return work(db, _new_guest())
 
 
 def current_player() -> Row[Any] | None:
