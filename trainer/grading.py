@@ -445,7 +445,7 @@ def _grade_by_kind(
         if claims[kind] != right:
             wrong |= _KIND_CATEGORIES[kind] & present
         short = right - claims[kind]
-        if short > 0 and _ways(of_kind, short) == 1:
+        if short > 0 and ways_to_make(of_kind, short) == 1:
             missed += explain_shortfall(of_kind, short)
         elif short > 0:
             unnamed.append((kind, short))
@@ -462,11 +462,11 @@ def _grade_by_kind(
     )
 
 
-def _ways(items: Sequence[ScoreItem], points: int) -> int:
+def ways_to_make(items: Sequence[ScoreItem], points: int) -> int:
     """How many sets of ``items`` add up to ``points`` (one: the set is certain).
 
     >>> from trainer.show import score_show
-    >>> _ways(score_show(["5H", "10D", "JC", "5S"], "9C").items, 2)  # four fifteens, a pair
+    >>> ways_to_make(score_show(["5H", "10D", "JC", "5S"], "9C").items, 2)  # four fifteens, a pair
     5
     """
     ways = [1] + [0] * points

@@ -16,6 +16,7 @@ from trainer.discard import analyze_discards
 from trainer.errors import IllegalPlayError
 from trainer.items import Kind
 from trainer.lookahead import WIN, Ending, PlaySolver, peg_points, tail
+from trainer.match import CRIB, HAND, Deal
 from trainer.opponent import (
     DiscardView,
     GreedyPolicy,
@@ -27,7 +28,7 @@ from trainer.opponent import (
 )
 from trainer.pegging import play_out, score_peg
 from trainer.rules import FIVE_CARD, SIX_CARD, RuleSet
-from trainer.selfplay import CRIB, HAND, Deal, play_game
+from trainer.selfplay import play_game
 from trainer.show import heels, score_show
 from trainer.throws import throw_model
 
