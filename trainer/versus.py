@@ -24,13 +24,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .cards import DECK, Card, as_card, parse_cards
-from .dealing import Difficulty
+from .dealing import CountShown, Deal, Difficulty
 from .discard import analyze_discards
 from .errors import IllegalPlayError, InvalidAnswerError
 from .game import LURCH_LINES, MAX_SHOW
 from .grading import explain_shortfall, ways_to_make
 from .items import ScoreItem
-from .match import MUGGINS, Match, Played, Shown
+from .match import CRIB, MUGGINS, Match, Played, Shown
 from .opponent import StrongPolicy
 from .rules import FIVE_CARD, SIX_CARD, RuleSet
 from .show import heels, spoken_count
@@ -149,6 +149,16 @@ class Overlooked:
 
 
 @dataclasses.dataclass(frozen=True)
+class Claim:
+    """A count the player said: his first word on a card or a show (a refused claim counts)."""
+
+    drill: Deal
+    """What he counted, as the drill of it (for the weak spots, like a drill answer)."""
+    claimed: int
+    """What he said."""
+
+
+@dataclasses.dataclass(frozen=True)
 class Refused:
     """A claim over the count, refused."""
 
@@ -234,6 +244,8 @@ class VersusGame:
         self.overlooked: list[Overlooked] = []
         self.refused: list[Refused] = []
         self.thrown: list[tuple[Card, ...]] = []
+        self.claims: list[Claim] = []
+        self._reclaim = False
         self._said_deal = 0
         self._number = 1
         mine, theirs = self.cut
@@ -366,16 +378,30 @@ class VersusGame:
         elif do == "play":
             card = _card(move["card"])
             due = sum(i.points for i in match.card_scores(seat, card))
-            if claim is not None and claim > due:
-                self._refuse(card.unicode(), claim)
+            if seat == COMPUTER:
+                self._log_card(match.play(seat, card))
             else:
-                self._log_card(match.play(seat, card, claim))
+                said = _claim(claim, MAX_PEG)
+                pile = tuple(match.pile)
+                if self._claimed(
+                    Deal("pegging", pile, played=card, count_shown=self._shown), said, due
+                ):
+                    self._log_card(match.play(seat, card, said))
+                else:
+                    self._refuse(card.unicode(), said)
         elif do == "count":
             breakdown = match.show_due()
-            if claim is not None and claim > breakdown.total:
-                self._refuse(f"your {match.next_show[1]}", claim)
+            _, what, cards = match.next_show
+            assert match.starter is not None
+            if seat == COMPUTER:
+                self._log_show(match.show())
             else:
-                self._log_show(match.show(claim))
+                said = _claim(claim, MAX_SHOW)
+                drill = Deal("crib" if what == CRIB else "hand", cards, match.starter)
+                if self._claimed(drill, said, breakdown.total):
+                    self._log_show(match.show(said))
+                else:
+                    self._refuse(f"your {what}", said)
         else:
             raise IllegalPlayError(f"unknown move {do!r}: throw, play or count")
         self.moves.append({"seat": seat, **move})
@@ -403,6 +429,18 @@ class VersusGame:
                 )
             else:
                 self._say(None, f"the starter is {starter.unicode()}")
+
+    @property
+    def _shown(self) -> CountShown:
+        """What the pegging drill of a card of this game shows of the count."""
+        return "after" if self.setup.level is Difficulty.BEGINNER else "before"
+
+    def _claimed(self, drill: Deal, claim: int, due: int) -> bool:
+        """Keep the player's first claim on a card or a show; whether it stands (not over)."""
+        if not self._reclaim:
+            self.claims.append(Claim(drill, claim))
+        self._reclaim = claim > due
+        return not self._reclaim
 
     def _refuse(self, what: str, claim: int) -> None:
         self.refused.append(Refused(self._number, what, claim))

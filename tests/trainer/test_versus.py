@@ -252,3 +252,22 @@ def test_a_claim_is_a_whole_number_in_range(claim: object) -> None:
 def test_a_setup_outside_the_two_hand_games_is_refused(rules: str, length: int | None) -> None:
     with pytest.raises(CribbageError):
         Setup(seed=1, rules=rules, game=length)
+
+
+def test_each_first_claim_is_kept_as_the_drill_it_is() -> None:
+    game = VersusGame(Setup(seed=6))
+    claims = play_whole_game(game, random.Random(6))
+    assert [c.claimed for c in game.claims] == [
+        min(claim, 12 if what == "play" else 29) for what, claim, _ in claims
+    ]
+    for claim in game.claims:
+        if claim.drill.kind == "pegging":
+            assert claim.drill.played is not None
+            assert sum(i.points for i in claim.drill.peg_items()) == peg_points(
+                claim.drill.cards, claim.drill.played
+            )
+        else:
+            assert claim.drill.starter is not None
+            assert claim.drill.breakdown().total == show_points(
+                claim.drill.cards, claim.drill.starter, crib=claim.drill.kind == "crib"
+            )
