@@ -59,3 +59,11 @@ class AlreadyAnswered(DrillRefused):
 
     def __init__(self, drill_id: int) -> None:
         super().__init__(drill_id, f"drill {drill_id} is already answered")
+
+
+class GameNotFound(RecordsError):
+    """No game against the computer has this id for this player."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id} of yours: start a new one")
+        self.game_id = game_id

@@ -141,3 +141,29 @@ class GameRecord(Base):
     lurch: Mapped[bool]
     scores: Mapped[list[int]] = mapped_column(JSON)
     """Each side's score."""
+
+
+class ComputerGameRecord(Base):
+    """A game against the computer (:mod:`records.versus`): its moves, its result once over."""
+
+    __tablename__ = "computer_games"
+    __table_args__ = (Index("ix_computer_games_player_updated", "player_id", "updated_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    """The player playing the computer."""
+    rules: Mapped[str] = mapped_column(String(12))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The set-up and both seats' moves, as :meth:`trainer.versus.VersusGame.to_json` gives."""
+    version: Mapped[int]
+    """Moves saved so far: a move is saved only onto the version its page saw."""
+    created_at: Mapped[float]
+    updated_at: Mapped[float]
+    finished_at: Mapped[float | None]
+    won: Mapped[bool | None]
+    """Whether the player won, once the game is over."""
+    lurch: Mapped[bool]
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    """The player's score and the computer's."""
+    gave_away: Mapped[float | None]
+    """Points the player gave away (the review's total), once the game is over."""
