@@ -27,8 +27,8 @@ from .cards import DECK, Card, as_card, parse_cards
 from .dealing import CountShown, Deal, Difficulty
 from .discard import analyze_discards
 from .errors import IllegalPlayError, InvalidAnswerError
-from .game import LURCH_LINES, MAX_SHOW
-from .grading import explain_shortfall, ways_to_make
+from .game import LURCH_LINES
+from .grading import MOST_PEG, MOST_SHOW, explain_shortfall, ways_to_make
 from .items import ScoreItem
 from .match import CRIB, MUGGINS, Match, Played, Shown
 from .opponent import StrongPolicy
@@ -41,8 +41,6 @@ NAMES = ("you", "the computer")
 """How the log names each seat."""
 RULES: dict[str, RuleSet] = {r.name: r for r in (SIX_CARD, FIVE_CARD)}
 """The rule sets a game against the computer is played by."""
-MAX_PEG = 12
-"""No card pegs more than 12 in the two-hand play (a double pair royal)."""
 Waiting = Literal["discard", "play", "count", "over"]
 """What the game waits for from the player."""
 _STRONG = StrongPolicy()
@@ -307,11 +305,13 @@ class VersusGame:
 
     def play(self, card: Card | str, claim: int) -> list[Said]:
         """The player plays ``card``, claiming ``claim`` points for it (0 for none)."""
-        return self._move({"do": "play", "card": str(_card(card)), "claim": _claim(claim, MAX_PEG)})
+        return self._move(
+            {"do": "play", "card": str(_card(card)), "claim": _claim(claim, MOST_PEG)}
+        )
 
     def count(self, claim: int) -> list[Said]:
         """The player claims ``claim`` for the hand or crib he counts now."""
-        return self._move({"do": "count", "claim": _claim(claim, MAX_SHOW)})
+        return self._move({"do": "count", "claim": _claim(claim, MOST_SHOW)})
 
     # The review.
 
@@ -381,7 +381,7 @@ class VersusGame:
             if seat == COMPUTER:
                 self._log_card(match.play(seat, card))
             else:
-                said = _claim(claim, MAX_PEG)
+                said = _claim(claim, MOST_PEG)
                 pile = tuple(match.pile)
                 if self._claimed(
                     Deal("pegging", pile, played=card, count_shown=self._shown), said, due
@@ -396,7 +396,7 @@ class VersusGame:
             if seat == COMPUTER:
                 self._log_show(match.show())
             else:
-                said = _claim(claim, MAX_SHOW)
+                said = _claim(claim, MOST_SHOW)
                 drill = Deal("crib" if what == CRIB else "hand", cards, match.starter)
                 if self._claimed(drill, said, breakdown.total):
                     self._log_show(match.show(said))

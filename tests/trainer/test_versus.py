@@ -83,7 +83,7 @@ def play_whole_game(game: VersusGame, rng: random.Random) -> list[tuple[str, int
         scores = list(match.scores)
         claims.append(("play" if game.waiting == "play" else "show", claim, due))
         if game.waiting == "play":
-            game.play(card, min(claim, 12))
+            game.play(card, min(claim, 14))
         else:
             game.count(min(claim, 29))
         if claim > due:
@@ -236,7 +236,7 @@ def test_a_move_out_of_place_is_refused_and_changes_nothing(move: object) -> Non
     assert game.to_json() == before
 
 
-@pytest.mark.parametrize("claim", [-1, 13, 2.5, True, "2", None])
+@pytest.mark.parametrize("claim", [-1, 15, 2.5, True, "2", None])
 def test_a_claim_is_a_whole_number_in_range(claim: object) -> None:
     game = VersusGame(Setup(seed=1))
     game.throw(game.hand[:2])
@@ -258,7 +258,7 @@ def test_each_first_claim_is_kept_as_the_drill_it_is() -> None:
     game = VersusGame(Setup(seed=6))
     claims = play_whole_game(game, random.Random(6))
     assert [c.claimed for c in game.claims] == [
-        min(claim, 12 if what == "play" else 29) for what, claim, _ in claims
+        min(claim, 14 if what == "play" else 29) for what, claim, _ in claims
     ]
     for claim in game.claims:
         if claim.drill.kind == "pegging":
