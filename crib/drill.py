@@ -407,10 +407,17 @@ def _daily(session: Session) -> None:
 
 
 def _summary(session: Session) -> None:
-    """The sitting's answers and the player's daily streak (the web's streak)."""
-    from records import progress
+    """The sitting's answers, the player's daily streak and counting rating (the web's)."""
+    from records import progress, ratings
+    from trainer.counting_rating import shown
 
     standing = progress.standing(session.db, session.player_id, _today())
+    rating = ratings.standing(session.db, session.player_id, _today())
+    rated = (
+        f" · counting rating {shown(rating.overall)} ({rating.trend:+.0f} this week)"
+        if rating.rated
+        else ""
+    )
     plays = (
         f" (in plays, {session.steps_right} of {session.steps} cards and goes right)"
         if session.steps
@@ -418,7 +425,7 @@ def _summary(session: Session) -> None:
     )
     session.term.say(
         f"{session.answered} answered, {session.right} right{plays} · daily streak"
-        f" {standing['streak']} (best {standing['best_streak']})",
+        f" {standing['streak']} (best {standing['best_streak']}){rated}",
         "head",
     )
 

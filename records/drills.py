@@ -34,11 +34,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from trainer import answers, dealing, weak_spots
+from trainer import answers, counting_rating, dealing, weak_spots
+from trainer.counting_rating import Rated
 from trainer.dealing import Category, Deal, Difficulty, DrillKind
 from trainer.errors import CribbageError
+from trainer.rating import Rating
 from trainer.weak_spots import Tally
 
+from . import ratings
 from .database import DatabaseUnavailable, writing
 from .errors import AlreadyAnswered, DrillExpired, DrillNotFound, NotYourDrill, PaceError
 from .models import Answer, Drill, GameRecord, Player, Skill
@@ -178,10 +181,12 @@ class GivenAnswer:
 
 @dataclasses.dataclass(frozen=True)
 class Answered:
-    """An answer taken (:func:`answer`): the drill answered and the answer as marked."""
+    """An answer taken (:func:`answer`): the drill answered, the answer as marked, the ratings."""
 
     drill: DealtDrill
     marked: answers.MarkedAnswer
+    rated: Rated | None
+    """The counting ratings the answer moved (none for a play checked before its last card)."""
 
 
 def _drill_values(
@@ -226,9 +231,10 @@ def deal_next(
     In practice, the player's latest drill of ``kind`` comes back while it is unanswered, dealt
     within :data:`HANDED_BACK_FOR` at this difficulty (a sprint's hands are always new).
     Otherwise, in practice, a missed deal that is due comes back first; else the deal aims at
-    the player's weak spots (:func:`trainer.weak_spots.choose_focus`). With ``focus`` (a weak
-    spot the player chose) every deal exercises that category, and only a drill that does is
-    handed back. ``first`` marks a sprint's first hand (a sprint begins there).
+    the player's weak spots (:func:`trainer.weak_spots.choose_focus`), the one of a few such
+    nearest the player's counting rating (:func:`trainer.counting_rating.nearest`). With
+    ``focus`` (a weak spot the player chose) every deal exercises that category, and only a
+    drill that does is handed back. ``first`` marks a sprint's first hand (a sprint begins there).
 
     Raises:
         PaceError: a new drill would be the player's ``per_minute + 1``-th in a minute.
@@ -246,7 +252,10 @@ def deal_next(
     due = _due_review(db, player_id, kind, now) if mode == "practice" and not focus else None
     if due is None:
         aim = focus or weak_spots.choose_focus(kind, tallies(db, player_id), rng)
-        deal = dealing.deal(kind, rng, difficulty, aim)
+        if mode == "practice":
+            deal = _near_rating(db, player_id, kind, difficulty, aim, rng)
+        else:
+            deal = dealing.deal(kind, rng, difficulty, aim)
         values = _drill_values(player_id, deal, mode, difficulty, now)
         if first and mode == "sprint":
             values["position"] = 0
@@ -257,6 +266,22 @@ def deal_next(
             connection.execute(_UNQUEUE, {"answer_id": answer_id})
         drill = connection.execute(_INSERT_DRILL, values).one()
     return DealtDrill.of(drill)
+
+
+def _near_rating(
+    db: Connection,
+    player_id: int,
+    kind: DrillKind,
+    difficulty: Difficulty,
+    aim: Category | None,
+    rng: random.Random,
+) -> Deal:
+    """Of a few deals of ``kind``, the one nearest the player's counting rating in it."""
+    dealt = range(counting_rating.CANDIDATES)
+    candidates = [dealing.deal(kind, rng, difficulty, aim) for _ in dealt]
+    known = ratings.difficulties(db, map(counting_rating.deal_class, candidates))
+    player = ratings.of_player(db, player_id).get(kind) or Rating()
+    return counting_rating.nearest(candidates, counting_rating.deal_class, known, player)
 
 
 def _pending(
@@ -363,7 +388,8 @@ def answer(
     The rules of answering, for the web's API and ``crib drill`` alike: a drill is answered
     once, by the player it was dealt to, within :data:`EXPIRES_AFTER` of its deal (a daily
     challenge's any time). The answer is marked (:func:`trainer.answers.mark`) and stored with
-    the tallies in one commit; a play drill checked before its last card
+    the tallies and the counting ratings (:mod:`records.ratings`) in one commit; a play drill
+    checked before its last card
     (:attr:`trainer.answers.MarkedAnswer.final` false) is checked, not stored.
 
     Raises:
@@ -383,23 +409,23 @@ def answer(
             raise AlreadyAnswered(drill_id)
         raise DrillExpired(drill_id)
     try:
-        marked = _record_answer(db, drill, given, day, now)
+        return _record_answer(db, drill, given, day, now)
     except IntegrityError:  # rolled back (records.database.writing): another took its place
         raise AlreadyAnswered(drill_id) from None
-    return Answered(drill, marked)
 
 
 def _record_answer(
     db: Connection, drill: DealtDrill, given: dict[str, Any], day: str, now: float
-) -> answers.MarkedAnswer:
-    """Mark ``given``, store it with the tallies and commit (:func:`answer`).
+) -> Answered:
+    """Mark ``given``, store it with the tallies and ratings and commit (:func:`answer`).
 
     Raises:
         InvalidAnswerError: for a malformed answer (nothing is stored).
         sqlalchemy.exc.IntegrityError: when the drill already has an answer.
     """
+    deal = Deal.from_json(drill.deal)
     marked = answers.mark(
-        Deal.from_json(drill.deal),
+        deal,
         given,
         dealt_at=drill.dealt_at,
         now=now,
@@ -407,7 +433,7 @@ def _record_answer(
         daily=drill.mode == "daily",
     )
     if not marked.final:
-        return marked
+        return Answered(drill, marked, None)
     verdict = marked.grade
     answer = {
         "drill_id": drill.id,
@@ -427,11 +453,17 @@ def _record_answer(
     added = _skill_rows(
         drill.player_id, weak_spots.tally([(present, verdict.missed_categories, marked.seconds)])
     )
+    score = counting_rating.answer_score(
+        drill.kind, correct=verdict.correct, seconds=marked.seconds
+    )
+    deal_class = counting_rating.deal_class(deal)
     with writing(db) as connection:
-        connection.execute(_INSERT_ANSWER, answer)
+        rated = ratings.rate_answer(connection, drill.player_id, drill.kind, deal_class, score)
+        moved = {"kind_rating": rated.kind.rating, "overall_rating": rated.overall.rating}
+        connection.execute(_INSERT_ANSWER, answer | moved)
         if added:
             connection.execute(_skills_upsert(connection.dialect.name), added)
-    return marked
+    return Answered(drill, marked, rated)
 
 
 @functools.cache

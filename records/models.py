@@ -1,4 +1,4 @@
-"""The tables: players, the drills dealt to them, their answers and per-category tallies."""
+"""The tables: players, the drills dealt to them, their answers, per-category tallies, ratings."""
 
 from __future__ import annotations
 
@@ -83,6 +83,10 @@ class Answer(Base):
     """Comma-separated categories this answer missed (a subset of the drill's)."""
     review_at: Mapped[float | None]
     """When a missed deal is due again; cleared once it is dealt again."""
+    kind_rating: Mapped[float | None]
+    """The player's counting rating in this kind after this answer (none before 0008)."""
+    overall_rating: Mapped[float | None]
+    """The player's overall counting rating after this answer: its trend, day by day."""
 
 
 class Skill(Base):
@@ -97,6 +101,34 @@ class Skill(Base):
     seen: Mapped[int] = mapped_column(default=0)
     missed: Mapped[int] = mapped_column(default=0)
     seconds: Mapped[float] = mapped_column(default=0.0)
+
+
+class PlayerRating(Base):
+    """A player's counting rating in one kind of drill, or ``overall`` (:mod:`records.ratings`)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    rating: Mapped[float]
+    deviation: Mapped[float]
+    volatility: Mapped[float]
+    answers: Mapped[int]
+    """Answers that moved it."""
+
+
+class DealRating(Base):
+    """A deal class's difficulty (:func:`trainer.counting_rating.deal_class`), moved by answers."""
+
+    __tablename__ = "deal_ratings"
+
+    deal_class: Mapped[str] = mapped_column(String(20), primary_key=True)
+    rating: Mapped[float]
+    deviation: Mapped[float]
+    volatility: Mapped[float]
+    answers: Mapped[int]
 
 
 class RateCount(Base):

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import ratings
 from .database import writing
 from .drills import rebuild_skills
 from .errors import NameTakenError, PlayerGone
@@ -122,6 +123,8 @@ def revoke_sessions(db: Connection, player_id: int, **changes: Any) -> Row[Any]:
 def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:
     """Move a guest's drills, answers and games to ``player_id``, delete the guest; lose nothing.
 
+    The guest's counting ratings become the account's in the kinds the account has none of.
+
     Where both played the same day's challenge, the account's stays the daily one and the
     guest's deals (with their answers) are kept as practice.
     """
@@ -143,5 +146,6 @@ def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:
         connection.execute(
             update(GameRecord).where(GameRecord.owner_id == guest_id).values(owner_id=player_id)
         )
+        ratings.merge(connection, guest_id, player_id)
         connection.execute(delete(Player).where(Player.id == guest_id))
         rebuild_skills(connection, player_id)

@@ -392,6 +392,18 @@ def _margin(deal: Deal) -> float:
     return nets[0] - next((net for net in nets if net != nets[0]), nets[0])
 
 
+def measure(deal: Deal) -> float:
+    """The engine's measure of a deal, the one its levels are dealt by.
+
+    The items in a show, the points a pegging card or a play pegs, or how far a discard's
+    best throw beats the next (in expected points: the smaller, the closer the call).
+
+    >>> measure(Deal("hand", _cards(["5H", "5D", "5C", "JS"]), Card.parse("5S")))
+    15
+    """
+    return _margin(deal) if deal.kind == "discard" else _density(deal)
+
+
 def _fits(deal: Deal, difficulty: Difficulty) -> bool:
     if difficulty is Difficulty.STANDARD:
         return True

@@ -11,8 +11,10 @@ from markupsafe import Markup, escape
 _W, _H, _PAD = 320, 140, 28
 
 
-def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: float = 0) -> Markup:
-    """A line with dots, one per label; the y axis runs from 0 to ``top`` (or the maximum).
+def line_chart(
+    labels: Sequence[str], values: Sequence[float], unit: str, top: float = 0, bottom: float = 0
+) -> Markup:
+    """A line with dots, one per label; the y axis runs from ``bottom`` to ``top`` (or the maximum).
 
     >>> "<polyline" in line_chart(["a", "b"], [1.0, 2.0], "s")
     True
@@ -21,7 +23,7 @@ def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: f
         return Markup('<p class="empty">Nothing yet: answer a few drills.</p>')
     top = top or math.ceil(max(values)) or 1
     left = _PAD if len(values) > 1 else _W / 2  # a single day sits in the middle
-    xy = _plot(values, top, (_PAD, _PAD, _W - _PAD, _H - _PAD))
+    xy = _plot(values, top, (_PAD, _PAD, _W - _PAD, _H - _PAD), bottom)
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
     dots = _dots(labels, values, xy, unit, 3)
     first, last = escape(labels[0][5:]), escape(labels[-1][5:])
@@ -35,7 +37,7 @@ def line_chart(labels: Sequence[str], values: Sequence[float], unit: str, top: f
         f'<svg class="chart" viewBox="0 0 {_W} {_H}" role="img" '
         f'aria-label="{escape(unit)} by day">'
         f'<line class="axis" x1="{_PAD}" y1="{_H - _PAD}" x2="{_W - _PAD}" y2="{_H - _PAD}"/>'
-        f'<text x="2" y="{_PAD}">{top:g}</text><text x="2" y="{_H - _PAD}">0</text>'
+        f'<text x="2" y="{_PAD}">{top:g}</text><text x="2" y="{_H - _PAD}">{bottom:g}</text>'
         f'{days}<polyline points="{points}"/>{dots}</svg>'
     )
 
@@ -64,16 +66,20 @@ def bar_chart(labels: Sequence[str], values: Sequence[float], notes: Sequence[st
 
 
 def _plot(
-    values: Sequence[float], top: float, box: tuple[float, float, float, float]
+    values: Sequence[float],
+    top: float,
+    box: tuple[float, float, float, float],
+    least: float = 0,
 ) -> list[tuple[float, float]]:
-    """Where each value goes in ``box`` (left, top, right, bottom), 0 at its bottom.
+    """Where each value goes in ``box`` (left, top, right, bottom), ``least`` at its bottom.
 
     The values spread evenly across, a single one in the middle; ``top`` is at the top.
     """
     left, upper, right, bottom = box
     step = (right - left) / max(len(values) - 1, 1)
     start = left if len(values) > 1 else (left + right) / 2
-    return [(start + i * step, bottom - (v / top) * (bottom - upper)) for i, v in enumerate(values)]
+    height = (bottom - upper) / (top - least)
+    return [(start + i * step, bottom - (v - least) * height) for i, v in enumerate(values)]
 
 
 def _dots(

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from records import games, progress
+from records import games, progress, ratings
+from trainer import counting_rating
 from trainer import progress as figures
 from trainer.cards import Rank
 from trainer.dealing import Category
@@ -35,8 +37,16 @@ def home() -> str:
     today = players_today()
     player_id = None if player is None else player.id
     standing = progress.standing(player_id and get_db(), player_id, today)
+    rating = None if player_id is None else ratings.standing(get_db(), player_id, today)
     next_daily = figures.next_daily_in(now(), players_offset())
-    return render_template("pages/home.html", today=today, standing=standing, next_daily=next_daily)
+    return render_template(
+        "pages/home.html",
+        today=today,
+        standing=standing,
+        rating=rating,
+        shown=counting_rating.shown,
+        next_daily=next_daily,
+    )
 
 
 @bp.get("/register", endpoint="register")
@@ -151,6 +161,19 @@ def history() -> str:
     )
 
 
+RATING_CHART_STEP = 100
+"""The rating chart's axis runs between the hundreds around the ratings shown."""
+
+
+def _rating_chart(by_day: list[tuple[str, float]]) -> Markup:
+    """The overall counting rating by day, its axis the hundreds around it."""
+    values = [value for _, value in by_day]
+    step = RATING_CHART_STEP
+    bottom = min(values, default=0) // step * step
+    top = max(values, default=0) // step * step + step
+    return charts.line_chart([day for day, _ in by_day], values, "rating", top, bottom)
+
+
 def _trend(trend: figures.Trend) -> dict[str, Any]:
     """One category's row of the trends: its sparklines of accuracy and seconds per answer."""
     labels = [f"week of {week}" for week in trend.weeks]
@@ -163,7 +186,7 @@ def _trend(trend: figures.Trend) -> dict[str, Any]:
 
 @bp.get("/progress", endpoint="progress")
 def progress_page() -> str:
-    """Accuracy and speed over days, misses by category, streak, drills done."""
+    """The counting rating, accuracy and speed over days, misses by category, drills done."""
     player = current_player()
     if player is None:
         return render_template("pages/progress.html", player=None)
@@ -171,10 +194,15 @@ def progress_page() -> str:
     days = progress.days(db, player.id)
     labels = [d.day for d in days]
     ranked = progress.skills(db, player.id)
+    rating = ratings.standing(db, player.id, players_today())
     return render_template(
         "pages/progress.html",
         player=player,
         days=days,
+        rating=rating,
+        shown=counting_rating.shown,
+        trend_days=counting_rating.TREND_DAYS,
+        rating_chart=_rating_chart(rating.by_day),
         accuracy_chart=charts.line_chart(labels, [100 * d.accuracy for d in days], "%", 100),
         speed_chart=charts.line_chart(labels, [d.seconds_per_hand for d in days], "s"),
         misses_chart=charts.bar_chart(

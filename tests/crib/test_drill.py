@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import select as query
 
 from records.database import Database
-from records.models import Answer, Drill, Player
+from records.models import Answer, Drill, Player, PlayerRating
 from trainer.answers import FASTEST_ANSWER
 from trainer.dealing import Deal
 from trainer.discard import analyze_discards
@@ -203,6 +203,28 @@ def test_a_hand_drill_in_the_terminal(crib: Any, setup: dict[str, Any]) -> None:
     guest = setup["instance"] / "terminal-guest.json"
     assert stat.S_IMODE(guest.stat().st_mode) == 0o600
     assert len({a.player_id for a in answers}) == 1
+
+
+@pytest.mark.slow
+def test_answers_in_the_terminal_move_the_counting_rating(crib: Any, setup: dict[str, Any]) -> None:
+    """A crib counted right in the terminal moves the player's rating in cribs and overall,
+    as the web's answers do (issue players3, item 15); the summary says where it stands."""
+    term = crib("drill", "crib")
+    term.expect("Count: ")
+    term.type(right_answer(latest_drill(setup["url"])))
+    term.expect(r"✔ Right")
+    term.expect("Enter: next")
+    term.type("q")
+    shown = term.expect(
+        r"1 answered, 1 right · daily streak 0 \(best 0\) · counting rating (\d+)\?"
+    )
+    assert term.wait() == 0
+    database = Database(setup["url"])
+    with database.connect() as db:
+        rated = dict(db.execute(query(PlayerRating.kind, PlayerRating.rating)).tuples().all())
+    database.dispose()
+    assert set(rated) == {"crib", "overall"} and rated["crib"] > 1500
+    assert shown.group(1) == f"{rated['overall']:.0f}"
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ def test_progress_page_after_answers(client: FlaskClient) -> None:
         if n == 2:  # one miss in three answers: no weak spot yet
             assert 'class="chip-link"' not in client.get("/progress").text
     page = client.get("/progress").get_data(as_text=True)
-    assert page.count("<svg") == 3
+    assert page.count("<svg") == 4  # the counting rating, accuracy, speed, misses
     assert "<polyline" in page and "<rect" in page
     assert f'id="done">{WEAK_AFTER}<' in page and f"crib {WEAK_AFTER}" in page
     assert "categories" not in drills[0]  # nothing is given away before the answer
