@@ -37,11 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     import vision.cli  # reads its settings as it loads
     import web.cli
 
-    from . import drill
+    from . import drill, play
 
     parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for package in (trainer.cli, vision.cli, web.cli, drill):
+    for package in (trainer.cli, vision.cli, web.cli, drill, play):
         package.add_commands(commands)
     listing = commands.add_parser(
         "settings",

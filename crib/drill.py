@@ -28,7 +28,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -45,6 +45,8 @@ GUEST_FILE = "terminal-guest.json"
 """The terminal guest's file in the instance folder."""
 
 _STYLES = {"right": "\033[32m", "wrong": "\033[31m", "note": "\033[33m", "head": "\033[1m"}
+_COLOURED = frozenset({"right", "wrong", "note"})
+"""The styles that colour a line: a red suit in it goes back to the line's colour after."""
 _RESET = "\033[0m"
 _RED_CARD = re.compile(r"((?:10|[2-9AJQK])[♥♦])")
 
@@ -93,7 +95,8 @@ class Terminal:
     def say(self, text: str, style: str = "") -> None:
         """Print a line, in its style's colour and with red suits where there is colour."""
         if self.colour:
-            text = _RED_CARD.sub(lambda m: f"\033[31m{m.group(1)}\033[39m", text)
+            back = _STYLES[style] if style in _COLOURED else "\033[39m"  # the line's colour
+            text = _RED_CARD.sub(lambda m: f"\033[31m{m.group(1)}{back}", text)
             if style in _STYLES:
                 text = f"{_STYLES[style]}{text}{_RESET}"
         print(text, file=self.out)
@@ -146,7 +149,7 @@ class Session:
         given = given | {"seconds": max(time.monotonic() - shown_at, 0.0)}
         try:
             taken = drills.answer(
-                self.db, drill.id, self.player_id, given, day=_today(), now=time.time()
+                self.db, drill.id, self.player_id, given, day=today(), now=time.time()
             )
         except InvalidAnswerError as error:
             self.term.say(str(error), "wrong")
@@ -162,13 +165,13 @@ class Session:
         return marked
 
 
-def _today() -> str:
+def today() -> str:
     """Today's date on this computer (its time zone): the day answers count for."""
     return datetime.date.today().isoformat()
 
 
 @dataclasses.dataclass(frozen=True)
-class _Ask:
+class Ask:
     """A number the drill asks: its prompt, the highest it can be, and the words refusing more."""
 
     prompt: str
@@ -176,12 +179,12 @@ class _Ask:
     refusal: str
 
 
-_SHOW_COUNT = _Ask("Count: ", MOST_SHOW, f"A hand or crib scores 0 to {MOST_SHOW}")
-_PEGS = _Ask("Pegs: ", MOST_PEG, f"One card pegs 0 to {MOST_PEG} (a double pair royal making 31)")
-_COUNT = _Ask("Count: ", MOST_COUNT, f"The count of the play runs from 0 to {MOST_COUNT}")
+_SHOW_COUNT = Ask("Count: ", MOST_SHOW, f"A hand or crib scores 0 to {MOST_SHOW}")
+_PEGS = Ask("Pegs: ", MOST_PEG, f"One card pegs 0 to {MOST_PEG} (a double pair royal making 31)")
+_COUNT = Ask("Count: ", MOST_COUNT, f"The count of the play runs from 0 to {MOST_COUNT}")
 
 
-def _number(term: Terminal, ask: _Ask) -> int:
+def ask_number(term: Terminal, ask: Ask) -> int:
     """A whole number from 0 to the ask's top, asked until one is given."""
     while True:
         answer = term.ask(ask.prompt)
@@ -226,9 +229,9 @@ def _ask(session: Session, drill: Any, deal: Deal) -> Any:
         if deal.kind == "discard":
             given: dict[str, Any] = {"discard": _throw(term, deal)}
         elif deal.kind == "pegging" and deal.count_asked:
-            given = {"count": _number(term, _COUNT), "points": _number(term, _PEGS)}
+            given = {"count": ask_number(term, _COUNT), "points": ask_number(term, _PEGS)}
         else:
-            given = {"points": _number(term, _PEGS if deal.kind == "pegging" else _SHOW_COUNT)}
+            given = {"points": ask_number(term, _PEGS if deal.kind == "pegging" else _SHOW_COUNT)}
         marked = session.store(drill, given, shown_at)
         if marked is not None:
             thrown = [as_card(c) for c in given.get("discard", ())]
@@ -287,7 +290,7 @@ def _play(session: Session, drill: Any, deal: Deal) -> None:
                 f"{peg.card.unicode()}   (on the table: {' '.join(pile) or 'nothing'})"
             )
         shown_at = time.monotonic()
-        claim = {"count": _number(term, _COUNT), "points": _number(term, _PEGS)}
+        claim = {"count": ask_number(term, _COUNT), "points": ask_number(term, _PEGS)}
         marked = session.store(drill, {"steps": [*claims, claim]}, shown_at)
         if marked is None:
             return
@@ -362,7 +365,7 @@ def _sprint(session: Session) -> None:
         left = int(deadline - time.monotonic())
         term.say(f"[{left // 60}:{left % 60:02d} left] {_lay(deal)}")
         shown_at = time.monotonic()
-        points = _number(term, _SHOW_COUNT)
+        points = ask_number(term, _SHOW_COUNT)
         if time.monotonic() >= deadline:
             term.say("Time's up: that count came after the clock stopped.", "note")
             break
@@ -388,7 +391,7 @@ def _daily(session: Session) -> None:
     """Today's challenge (this computer's date): the deals not yet answered, then the summary."""
     from records import drills, progress
 
-    date = _today()
+    date = today()
     dealt = drills.daily_set(session.db, session.player_id, date, time.time())
     done = drills.answered(session.db, [d.id for d in dealt])
     for n, drill in enumerate(dealt, start=1):
@@ -411,8 +414,8 @@ def _summary(session: Session) -> None:
     from records import progress, ratings
     from trainer.counting_rating import shown
 
-    standing = progress.standing(session.db, session.player_id, _today())
-    rating = ratings.standing(session.db, session.player_id, _today())
+    standing = progress.standing(session.db, session.player_id, today())
+    rating = ratings.standing(session.db, session.player_id, today())
     rated = (
         f" · counting rating {shown(rating.overall)} ({rating.trend:+.0f} this week)"
         if rating.rated
@@ -504,19 +507,20 @@ def account(db: Any, instance: Path, name: str, ask: Callable[[str], str]) -> in
     return int(row.id)
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    """``crib drill``: open the web trainer's database, pick the player, drill until q."""
+@contextlib.contextmanager
+def sitting(args: argparse.Namespace, out: TextIO) -> Iterator[Session]:
+    """The web trainer's database opened, its schema prepared, and the player chosen.
+
+    ``--user NAME`` plays as that account (its password asked), else the terminal guest.
+
+    Raises:
+        CribbageError: the database cannot be used.
+    """
     from sqlalchemy.exc import OperationalError
 
     from records.database import Database
     from records.schema import SchemaError
 
-    focus = None
-    if args.focus is not None:
-        names = ", ".join(c.value for c in Category)
-        if args.focus not in {c.value for c in Category}:
-            raise CribbageError(f"no category {args.focus!r} (use one of: {names})")
-        focus = Category(args.focus)
     instance = settings.instance_folder()
     instance.mkdir(parents=True, exist_ok=True)
     database = Database(settings.database_url(instance))
@@ -526,13 +530,26 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except (SchemaError, OperationalError) as error:
         reason = " ".join(str(getattr(error, "orig", error)).split())
         raise CribbageError(f"cannot use the trainer's database: {reason}") from None
-    term = Terminal(out, sys.stdin)
     try:
         if args.user:
             player_id = account(db, instance, args.user, getpass.getpass)
         else:
             player_id = terminal_guest(db, instance)
-        session = Session(db, player_id, term)
+        yield Session(db, player_id, Terminal(out, sys.stdin))
+    finally:
+        db.close()
+        database.dispose()
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """``crib drill``: open the web trainer's database, pick the player, drill until q."""
+    focus = None
+    if args.focus is not None:
+        names = ", ".join(c.value for c in Category)
+        if args.focus not in {c.value for c in Category}:
+            raise CribbageError(f"no category {args.focus!r} (use one of: {names})")
+        focus = Category(args.focus)
+    with sitting(args, out) as session:
         try:
             if args.kind == "sprint":
                 _sprint(session)
@@ -543,11 +560,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         except Quit:
             pass
         except KeyboardInterrupt:
-            term.say("")
+            session.term.say("")
             _summary(session)
             raise
         _summary(session)
-        return 0
-    finally:
-        db.close()
-        database.dispose()
+    return 0
