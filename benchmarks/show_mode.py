@@ -38,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.table import Group, Role, TableShow, score_table
+from vision import MODELS_DIR
 from vision.answer import group_reading
 from vision.bodies import with_bodies
 from vision.grouping import Layout, mark_crib
@@ -75,7 +76,7 @@ def read_table(scene: TableScene, cache: Path | None, timings: Timings) -> Readi
             with_bodies(scene.image, cards), stored["starter_index"], tuple(stored["image_size"])
         )
     t0 = time.perf_counter()
-    reading = load_reader().read(scene.image)
+    reading = load_reader(MODELS_DIR).read(scene.image)
     timings.reading.append(time.perf_counter() - t0)
     if cache is not None:
         cards_json = [dataclasses.asdict(c) for c in reading.cards]

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import MODELS_DIR  # noqa: E402
 from vision.certainty import NO_CORROBORATION, STRICT_CORROBORATION  # noqa: E402
-from vision.reader import CardReader, load_reader  # noqa: E402
+from vision.reader import CardReader, ReaderOptions, load_reader  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.training.synth.webcam import webcam_frame  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
@@ -275,11 +275,11 @@ def main() -> None:
     cv2.setNumThreads(2)
     models = a.models or MODELS_DIR
     if a.index_alone:
-        reader = CardReader(models, corroboration=NO_CORROBORATION)
+        reader = CardReader(models, ReaderOptions(corroboration=NO_CORROBORATION))
     elif a.body:
-        reader = CardReader(models, corroboration=STRICT_CORROBORATION)
+        reader = CardReader(models, ReaderOptions(corroboration=STRICT_CORROBORATION))
     elif a.corners_only:
-        reader = CardReader(models, corroboration=STRICT_CORROBORATION)
+        reader = CardReader(models, ReaderOptions(corroboration=STRICT_CORROBORATION))
         reader.body = None
     else:
         reader = load_reader(models)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import statistics
 import sys
@@ -44,7 +45,7 @@ import vision.detection  # noqa: E402
 import vision.reader  # noqa: E402
 from vision import CACHE_DIR, MODELS_DIR  # noqa: E402
 from vision.certainty import NO_CORROBORATION  # noqa: E402
-from vision.reader import CardReader, Reading  # noqa: E402
+from vision.reader import CardReader, ReaderOptions, Reading  # noqa: E402
 from vision.training.evaluate import SubsetScore  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
 
@@ -154,7 +155,9 @@ def ratios_to_a_plain_pass(
 ) -> None:
     """Read ``photos`` as uploads, each just after one plain pass of the float detector at 640 on
     it (same threads), and print each read's CPU and wall time as a ratio to that pass's."""
-    plain = CardReader(threads=threads, int8=False, tiles="never", context=False)
+    plain = CardReader(
+        MODELS_DIR, ReaderOptions(int8=False, tiles="never", context=False), threads=threads
+    )
     score = SubsetScore()
     cpu: list[float] = []
     wall: list[float] = []
@@ -228,12 +231,10 @@ def main() -> None:
 
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(MODELS_DIR.glob("*.onnx"))}
     print(", ".join(f"{k} {v:.1f} MB" for k, v in sizes.items()), f"(threads {a.threads})")
-    reader = CardReader(
-        threads=a.threads,
-        context=not a.no_context,
-        int8=not a.float_detector,
-        corroboration=NO_CORROBORATION if a.index_alone else None,
-    )
+    options = ReaderOptions(context=not a.no_context, int8=not a.float_detector)
+    if a.index_alone:
+        options = dataclasses.replace(options, corroboration=NO_CORROBORATION)
+    reader = CardReader(MODELS_DIR, options, threads=a.threads)
     print(f"context model: {'off' if a.no_context else 'on'}")
     print(f"detector: {reader.detector_file.name}")
     clock = clocked(reader)

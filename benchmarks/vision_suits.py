@@ -32,9 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import MODELS_DIR, SUITS  # noqa: E402
-from vision.certainty import crop_quality  # noqa: E402
 from vision.detection import DetectedCard  # noqa: E402
-from vision.evidence import face_crop, index_redness  # noqa: E402
+from vision.evidence import crop_quality, face_crop, index_redness  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
 from vision.training.evaluate import score_image  # noqa: E402
 from vision.upload import decode_upload  # noqa: E402
@@ -133,9 +132,9 @@ def main() -> None:
     cv2.setNumThreads(2)
     labels = json.loads((a.data_dir / "labels.json").read_text())
     reader = load_reader(a.models)
-    rule = reader.corroboration
+    rule = reader.options.corroboration
     if a.no_ink:
-        rule = dataclasses.replace(rule, red_above=float("inf"), black_below=float("-inf"))
+        rule = dataclasses.replace(rule, red_above=float("inf"))
     tp = fp = fn = 0
     rows = []
     for name, lab in sorted(labels.items()):

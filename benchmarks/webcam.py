@@ -46,7 +46,7 @@ from vision.certainty import (  # noqa: E402
 )
 from vision.detection import DetectedCard  # noqa: E402
 from vision.evidence import BodyModel, BodyReading  # noqa: E402
-from vision.reader import Box, CardReader  # noqa: E402
+from vision.reader import CardReader, ReaderOptions  # noqa: E402
 from vision.training.synth.generate import scene_image  # noqa: E402
 
 
@@ -74,14 +74,8 @@ class Tally:
         return self.wrong / max(1, self.certain)
 
 
-CORNERS_ONLY = Corroboration(
-    body_suit=2.0, refute=1.1, small_index=22.0, soft_below=0.07, context_above=0.9
-)
-"""No body evidence: a card read on indices under 22 px and soft stays certain when two corners
-agree and the context model gives it 0.9 (the rule before the body model)."""
 RULES: dict[str, Corroboration] = {
     "index alone": NO_CORROBORATION,
-    "corners only": CORNERS_ONLY,
     "default": DEFAULT_CORROBORATION,
     "strict": STRICT_CORROBORATION,
 }
@@ -91,16 +85,9 @@ def sweep_rules() -> dict[str, Corroboration]:
     """Rules around the strict one, for choosing it (on a series never used to confirm)."""
     out = dict(RULES)
     base = STRICT_CORROBORATION
-    for decides in (False, True):
-        for context in (0.9, 0.95, 1.1):
-            for suit in (0.5, 0.7, 0.85, 0.95):
-                for rank in (0.0, 0.3, 0.5):
-                    rule = dataclasses.replace(
-                        base, body_suit=suit, body_rank=rank, context_above=context,
-                        body_decides=decides,
-                    )  # fmt: skip
-                    name = f"s{suit} r{rank} c{context}{' decides' if decides else ''}"
-                    out[name] = rule
+    for suit in (0.5, 0.7, 0.85, 0.95):
+        for rank in (0.0, 0.3, 0.5):
+            out[f"s{suit} r{rank}"] = dataclasses.replace(base, body_suit=suit, body_rank=rank)
     for small in (0.0, 18.0, 26.0, 30.0):
         out[f"small index {small:.0f}"] = dataclasses.replace(base, small_index=small)
     for soft in (0.05, 0.07, 0.1, float("inf")):
@@ -120,21 +107,15 @@ def sweep_rules() -> dict[str, Corroboration]:
         out[f"promote s{suit} r{rank} from {least}"] = dataclasses.replace(
             base, promote_suit=suit, promote_rank=rank, promote_from=least
         )
-    for red, black in ((0.1, 0.03), (0.2, 0.05), (0.3, 0.1)):
-        out[f"ink red {red} black {black}"] = dataclasses.replace(
-            base, red_above=red, black_below=black
-        )
     return out | ink_rules()
 
 
 def ink_rules() -> dict[str, Corroboration]:
-    """The default and strict rules with the ink's colour at other thresholds (red, black)."""
+    """The default and strict rules with the ink's colour at other thresholds."""
     out = {}
     for name, base in (("default", DEFAULT_CORROBORATION), ("strict", STRICT_CORROBORATION)):
         for red in (0.05, 0.08, 0.1, 0.15, 0.2, float("inf")):
-            for black in (float("-inf"), -0.02, 0.0, 0.02, 0.04):
-                rule = dataclasses.replace(base, red_above=red, black_below=black)
-                out[f"{name} ink red {red} black {black}"] = rule
+            out[f"{name} ink red {red}"] = dataclasses.replace(base, red_above=red)
     return out
 
 
@@ -178,16 +159,6 @@ def run(
     reader.corroborated = capture  # type: ignore[method-assign]
     if reader.body is not None:
         reader.body = _Memo(reader.body)  # type: ignore[assignment]
-    context_of = reader._context_of
-    contexts: dict[tuple[str, tuple[Box, ...]], float] = {}
-
-    def context_once(image: np.ndarray, card: DetectedCard, scale: float) -> float:
-        key = (card.card, card.corners)
-        if key not in contexts:
-            contexts[key] = context_of(image, card, scale)
-        return contexts[key]
-
-    reader._context_of = context_once  # type: ignore[method-assign]
     try:
         for folder in folders:
             rows = [json.loads(line) for line in (folder / "meta" / "val.jsonl").open()][:limit]
@@ -199,7 +170,6 @@ def run(
                 placed, visible = set(row["placed"]), Counter(row["cards"])
                 seen["visible"] += sum(visible.values())
                 args = captured["args"]
-                contexts.clear()
                 if isinstance(reader.body, _Memo):
                     reader.body.memo.clear()
                 for name, rule in rules.items():
@@ -211,7 +181,6 @@ def run(
                             tallies[name][kind].add(card, placed, visible)
     finally:
         reader.corroborated = corroborated  # type: ignore[method-assign]
-        reader._context_of = context_of  # type: ignore[method-assign]
     return tallies, seen, seconds
 
 
@@ -245,7 +214,8 @@ def main() -> None:
     )  # fmt: skip
     a = ap.parse_args()
     cv2.setNumThreads(1)
-    reader = CardReader(a.models, threads=a.threads, corroboration=STRICT_CORROBORATION)
+    options = ReaderOptions(corroboration=STRICT_CORROBORATION)
+    reader = CardReader(a.models, options, threads=a.threads)
     rules = sweep_rules() if a.sweep else RULES | (ink_rules() if a.ink else {})
     tallies, seen, seconds = run(a.folders, reader, rules, a.limit, RULES[a.faces_of])
     print(format_table(tallies, seen["visible"]))

@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         crib.settings.SettingError: a setting the reader reads as it loads is bad.
     """
     import trainer.cli
-    import vision.cli  # reads its settings as it loads
+    import vision.cli
     import web.cli
 
     from . import drill, play
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for package in (trainer.cli, vision.cli, web.cli, drill, play):
         package.add_commands(commands)
+    parser.set_defaults(vision_models=settings.value("VISION_MODELS"), held=held)
     listing = commands.add_parser(
         "settings",
         help="list the trainer's settings and the values in force",

@@ -1,7 +1,8 @@
 """The packages' layers: ``trainer`` (rules) below ``records`` (storage) below ``web`` (HTTP).
 
-``records`` imports no web framework, ``trainer`` neither storage nor web, and no blueprint of
-``web`` imports another: what two views share lives below them.
+``records`` imports no web framework, ``trainer`` neither storage nor web, ``vision`` (the card
+reader) none of ``web``, ``records`` or ``crib`` (its callers give it its models folder), and no
+blueprint of ``web`` imports another: what two views share lives below them.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ print("imported")
     [
         ("records", ("flask", "werkzeug", "flask_limiter", "flask_wtf", "web", "vision")),
         ("trainer", ("flask", "werkzeug", "sqlalchemy", "records", "web", "vision")),
+        ("vision", ("web", "records", "crib")),
     ],
 )
 def test_a_package_imports_nothing_above_it(package: str, refused: tuple[str, ...]) -> None:

@@ -1,6 +1,9 @@
 """The reader's subcommands of ``crib`` (assembled by :mod:`crib.cli`): read, eval-vision.
 
 The reader (OpenCV, onnxruntime) is imported when a subcommand runs, not when ``crib`` starts.
+``crib`` gives the subcommands the reader's models folder (``args.vision_models``, its setting)
+and the guard that holds Ctrl-C back while native threads start (``args.held``,
+:func:`crib.interrupt.held`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from crib.interrupt import held
 from trainer.cards import as_card, split_tokens
 from trainer.cli import add_json_option, add_rules_option, os_error_words
 from trainer.errors import CribbageError
@@ -70,10 +72,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Read each photo, print its cards and score; 2 if any photo could not be read.
 
-    The reader is loaded, and each photo read, with Ctrl-C held (:func:`crib.interrupt.held`):
-    OpenCV's and onnxruntime's threads start then, and a Ctrl-C is heard as a read ends.
+    The reader is loaded, and each photo read, with Ctrl-C held (``args.held``): OpenCV's and
+    onnxruntime's threads start then, and a Ctrl-C is heard as a read ends.
     """
-    with held():
+    with args.held():
         from .certainty import STRICT_CORROBORATION
         from .reader import read_image_bytes
         from .report import read_table, summarize
@@ -104,9 +106,9 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     for photo in args.photos:
         try:
             data = Path(photo).read_bytes()  # a photo still arriving: Ctrl-C heard
-            with held():
+            with args.held():
                 rule = STRICT_CORROBORATION if args.strict else None
-                reading = read_image_bytes(data, corroboration=rule)
+                reading = read_image_bytes(data, args.vision_models, corroboration=rule)
             rules = args.rules or SIX_CARD
             summary = summarize(reading, args.starter, crib=args.crib, rules=rules)
             if named is not None:
@@ -301,7 +303,7 @@ def evaluate_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Print precision, recall, whole-hand rate and speed per subset of a labelled folder."""
     from .training.evaluate import evaluate, format_scores
 
-    scores = evaluate(Path(args.directory))
+    scores = evaluate(Path(args.directory), args.vision_models)
     if args.json:
         print(json.dumps({k: s.to_json() for k, s in scores.items()}), file=out)
     else:

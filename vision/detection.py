@@ -62,7 +62,7 @@ class DetectedCard:
         body (int | None): The stretch of card face its indices lie on: cards with the same
             body overlap or touch (:mod:`vision.bodies`); None when not found.
         choices (tuple[str, ...]): The identities the classifier found likely
-            (:data:`vision.reader.CHOICE_ABOVE`), best first: ``card`` and, when unsure, what
+            (:data:`vision.certainty.CHOICE_ABOVE`), best first: ``card`` and, when unsure, what
             else it may be; empty when not recorded.
         outline (Outline | None): Where the card lies, when it lies alone on its body (or
             shares one card's face, :func:`vision.bodies.with_bodies`): the body's rectangle

@@ -16,7 +16,9 @@ its colours divided by its paper's (a grey or blue cast cancels), and read:
   vision.training.body_crops``), giving the suit from the pips' shape and colour and the rank
   from their count and layout, or from a court's figure.
 
-:mod:`vision.certainty` weighs this evidence against the index's reading.
+Also the evidence a corner index's reading rests on (:class:`CropEvidence`: its crop's
+sharpness and clipping, :func:`crop_quality`; its ink) and the photo's colour
+(:func:`frame_colour`). The reader gathers it; :mod:`vision.certainty` decides with it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ import numpy as np
 from vision import RANKS, SUITS
 from vision.crops import CROP_SCALE
 from vision.detection import Outline
+
+CLIPPED_LEVEL = 250
+"""A pixel is clipped when any of its channels is at least this."""
 
 FACE_SIZE = (48, 68)
 """Width and height of an upright face cut out for the body model (a card's 1.4 shape)."""
@@ -186,6 +191,97 @@ def index_redness(crops: np.ndarray, crop_scale: float = CROP_SCALE) -> np.ndarr
 
 
 @dataclass(frozen=True)
+class CropEvidence:
+    """What the readings of corner-index crops rest on besides their probability, a row a crop.
+
+    Attributes:
+        clipped (np.ndarray): float (N,) share of the crop's pixels that are clipped.
+        sharpness (np.ndarray): float (N,) :func:`crop_quality`'s; a sharp printed index scores
+            about 0.2, a blurred one under 0.1.
+        redness (np.ndarray): float (N,) how red the crop's ink is against its paper
+            (:func:`index_redness`): > 0 red, about 0 black.
+        context (np.ndarray): float (N, C) the context model's probabilities of the face around
+            the index (:mod:`vision.context`); NaN in the rows of crops it did not read.
+    """
+
+    clipped: np.ndarray
+    sharpness: np.ndarray
+    redness: np.ndarray
+    context: np.ndarray
+
+    def rows(self, rows: list[int]) -> CropEvidence:
+        """The evidence of the crops ``rows`` only, in that order."""
+        return CropEvidence(
+            self.clipped[rows], self.sharpness[rows], self.redness[rows], self.context[rows]
+        )
+
+
+def crop_quality(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The clipped share and the sharpness of each crop as photographed.
+
+    Sharpness is the RMS of the Laplacian of the grey crop divided by its grey range (5th to
+    95th percentile), so that it measures edges, not exposure.
+
+    Args:
+        crops (np.ndarray): uint8 BGR crops (N, S, S, 3), before any normalisation.
+
+    Returns:
+        (tuple[np.ndarray, np.ndarray]): float (N,) clipped shares and (N,) sharpnesses.
+
+    Examples:
+        >>> edge = np.zeros((1, 16, 16, 3), np.uint8); edge[0, :, 8:] = 255
+        >>> soft = cv2.GaussianBlur(edge[0], (0, 0), 2.0)[None]
+        >>> clipped, sharp = crop_quality(np.concatenate([edge, soft]))
+        >>> clipped.round(2).tolist(), bool(sharp[0] > 2 * sharp[1])
+        ([0.5, 0.25], True)
+    """
+    if len(crops) == 0:
+        return np.zeros(0), np.zeros(0)
+    clipped = (crops.max(-1) >= CLIPPED_LEVEL).mean((1, 2))
+    grey = crops.astype(np.float32).mean(-1)
+    lo, hi = np.percentile(grey, (5, 95), axis=(1, 2))
+    laplace = np.stack([cv2.Laplacian(g, cv2.CV_32F) for g in grey])
+    sharpness = np.sqrt((laplace**2).mean((1, 2))) / np.maximum(hi - lo, 1.0)
+    return clipped, sharpness
+
+
+@dataclass(frozen=True)
+class FrameColour:
+    """How much colour, black and light a whole photo shows (:func:`frame_colour`).
+
+    Attributes:
+        saturation (float): Mean HSV saturation, 0 (grey) to 255.
+        black (float): Grey level of its darkest 1 % of pixels, 0 to 255.
+        middle (float): Its median grey level, 0 to 255.
+    """
+
+    saturation: float
+    black: float
+    middle: float
+
+
+GREY_WITH_BLACK = FrameColour(0.0, 0.0, 128.0)
+"""A photo of no colour whose ink is black: small indices are read poorly, none is washed out."""
+
+
+def frame_colour(image: np.ndarray) -> FrameColour:
+    """The colour, black and light of the uint8 BGR photo ``image`` (every 4th pixel of it).
+
+    Examples:
+        >>> grey = np.full((40, 40, 3), 120, np.uint8); grey[:8, :8] = 10
+        >>> frame_colour(grey)
+        FrameColour(saturation=0.0, black=10.0, middle=120.0)
+        >>> round(frame_colour(np.full((40, 40, 3), (40, 40, 200), np.uint8)).saturation)
+        204
+    """
+    sample = np.ascontiguousarray(image[::4, ::4])
+    saturation = cv2.cvtColor(sample, cv2.COLOR_BGR2HSV)[..., 1]
+    grey = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
+    black, middle = np.percentile(grey, (1, 50))
+    return FrameColour(float(saturation.mean()), float(black), float(middle))
+
+
+@dataclass(frozen=True)
 class BodyReading:
     """What one card's body says.
 
@@ -253,11 +349,16 @@ __all__ = [
     "BODY_JSON",
     "BODY_ONNX",
     "FACE_SIZE",
+    "GREY_WITH_BLACK",
     "RANKS",
     "SUITS",
     "BodyModel",
     "BodyReading",
+    "CropEvidence",
+    "FrameColour",
+    "crop_quality",
     "face_crop",
+    "frame_colour",
     "index_redness",
     "ink_redness",
     "load_body",

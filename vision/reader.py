@@ -3,8 +3,8 @@
 API (stable; used by the web app and ``crib read``):
 
     from vision.reader import read_cards, read_image_bytes
-    reading = read_cards("photo.jpg")                # a path, the file's bytes or a BGR array
-    reading = read_image_bytes(data)                 # an upload: also an error for no card
+    reading = read_cards("photo.jpg", models_dir)    # a path, the file's bytes or a BGR array
+    reading = read_image_bytes(data, models_dir)     # an upload: also an error for no card
     for c in reading.cards:                          # list[DetectedCard]
         c.card, c.confidence, c.box, c.uncertain     # "5H", 0.97, (x1, y1, x2, y2) px, False
         c.choices                                    # ("5H", "5D"): the likeliest, best first
@@ -29,17 +29,16 @@ from spades where the index's own suit is a few pixels high). Detections of one 
 plausibly the same physical card (its two corners) are merged, and each card notes the light card
 face its indices lie on (:mod:`vision.bodies`: cards that overlap share one); two corners read as
 different but likely-alike cards, the only ones on a card-shaped face and at its opposite corners,
-are one card read from both (the product of their probabilities). A card none of whose corners is
-read with certainty (:mod:`vision.certainty`: its probability, with a stricter bar for blurred or
-clipped crops; a second reading under the other normalisation is available, off) is returned with
-``uncertain=True`` instead of being guessed. The starter is the card set apart from the rest
-(farthest from the centroid of the others by a clear margin, each card placed at the middle of
-its corners read, :attr:`DetectedCard.position`); callers may override it.
+are one card read from both (the product of their probabilities). The reader gathers this
+evidence, and each card's body's (:mod:`vision.evidence`); :mod:`vision.certainty` decides which
+cards are certain, and the rest are returned with ``uncertain=True`` instead of being guessed.
+The starter is the card set apart from the rest (farthest from the centroid of the others by a
+clear margin, each card placed at the middle of its corners read, :attr:`DetectedCard.position`);
+callers may override it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import threading
 import time
@@ -48,32 +47,35 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
 
-from vision import CARDS, MODELS_DIR
+from vision import CARDS
 from vision.bodies import with_bodies
 from vision.certainty import (
     DEFAULT_CORROBORATION,
-    GREY_WITH_BLACK,
     NO_CORROBORATION,
-    NOT_READ_AGAIN,
     SERVING_CERTAINTY,
+    CardEvidence,
     Certainty,
     Corroboration,
-    CropEvidence,
-    corroborate,
-    crop_quality,
-    frame_colour,
-    second_view,
-    weighed_by_body,
+    likeliest,
 )
-from vision.context import load_context
+from vision.context import WEIGHED_BELOW, load_context
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
-from vision.evidence import BodyModel, BodyReading, face_crop, index_redness, load_body
+from vision.evidence import (
+    BodyModel,
+    CropEvidence,
+    crop_quality,
+    face_crop,
+    frame_colour,
+    index_redness,
+    load_body,
+)
 from vision.upload import decode_upload
 
 
@@ -99,54 +101,21 @@ class Reading:
         return [c.card for c in self.cards if not c.uncertain]
 
 
-CHOICE_ABOVE = 0.1
-"""An identity is among a card's choices when the classifier gives it more than this."""
-MAX_CHOICES = 3
-"""At most this many choices a card."""
+DETECTOR_CONF = 0.25
+"""Least detector score of a corner index."""
 SMALL_INDEX = 16
 """A photo over 1.6 times the detector's size gets a second look when its corner indices come out
-under this many pixels (median) at that size. Chosen on held-out synthetic scenes (seeds 77 and
-78, 112 photos of 1024 to 2048 px): under 16 px a second look found 32 more cards, at 16 to 24
-px 2 (and cost half the passes); 24, the earlier bound, spent two passes a photo for them."""
+under this many pixels (median) at that size."""
 LOOK_AROUND_FROM = 4
 """Fewer first detections than this (a hand's worth) on a photo over 1.6 times the detector's
 size say little of the cards' size or place: the photo gets a second look in tiles. From this
 many on, the indices' size decides (:data:`SMALL_INDEX`), and the second look covers the region
-around them when it is compact. (Two large readings of print on a synthetic table of 17 small
-cards on newspaper kept the whole table unread.) Unless the classifier reads them as cards
-whose indices are large (:data:`FEW_BUT_LARGE`)."""
+around them when it is compact. Unless the classifier reads them as cards whose indices are
+large (:data:`FEW_BUT_LARGE`)."""
 FEW_BUT_LARGE = 24
 """A big photo with fewer than :data:`LOOK_AROUND_FROM` first detections gets no second look
 when those the classifier reads as cards (not ``none``) come out this many pixels or more
-(median) at the detector's size: a photo of one or two cards held close, where four tile
-passes find nothing the first pass did not. Chosen on held-out synthetic phone-size scenes
-(seed 1700, 300 photos of 1600 to 2048 px): of the 53 with few first detections the tiles found
-17 more cards on 9, every one of them with card readings under 24 px or none (16 to 24 px: 3
-photos, 7 cards), and nothing on the 17 with readings of 24 px or more (one more wrong card,
-one right card fewer). The shared real photos scaled up to phone size have few first detections
-on 39 of 115 photos, all read as cards of 28 to 72 px: they were four passes of 5 a read."""
-
-
-def likeliest(probs: np.ndarray, classes: list[str]) -> tuple[str, ...]:
-    """The card identities in ``probs`` above :data:`CHOICE_ABOVE`, best first (not ``none``).
-
-    Args:
-        probs (np.ndarray): One crop's probability for each class.
-        classes (list[str]): The classes' names (card codes and ``none``).
-
-    Returns:
-        (tuple[str, ...]): At most :data:`MAX_CHOICES` codes; the best one always.
-
-    Examples:
-        >>> likeliest(np.array([0.5, 0.3, 0.15, 0.05]), ["6D", "none", "6H", "5H"])
-        ('6D', '6H')
-        >>> likeliest(np.array([0.02, 0.9, 0.08]), ["QS", "none", "QC"])
-        ('QC',)
-    """
-    order = [int(k) for k in np.argsort(-probs) if classes[int(k)] != "none"]
-    best, rest = order[0], order[1:]
-    likely = [k for k in rest if probs[k] > CHOICE_ABOVE][: MAX_CHOICES - 1]
-    return tuple(classes[k] for k in (best, *likely))
+(median) at the detector's size: a photo of one or two cards held close."""
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
@@ -194,36 +163,38 @@ def starter_index(centers: list[tuple[float, float]], margin: float = 1.6) -> in
     return None
 
 
-def paper_scores(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """How much the ground under each corner-index box looks like card paper, in [0, 1].
+@dataclass(frozen=True)
+class ReaderOptions:
+    """How a :class:`CardReader` reads; benchmarks vary them with :func:`dataclasses.replace`.
 
-    The photo's white is its 99th percentile per channel (so exposure and colour casts cancel);
-    under each box, the brightest 40% of pixels (the paper between the strokes of an index) are
-    scored by their brightness against that white times one minus their saturation. A printed
-    index on a card scores near 1; box art, wood, felt and print on coloured stock score low.
-
-    Args:
-        image (np.ndarray): uint8 BGR photo.
-        boxes (np.ndarray): (N, 4) boxes x1, y1, x2, y2 in ``image`` pixels.
-
-    Returns:
-        (np.ndarray): float32 (N,) scores.
+    Attributes:
+        certainty (Certainty | None): When a crop's reading is certain
+            (:class:`vision.certainty.Certainty`); None: the classifier's own operating point
+            (``"certainty"`` in ``card_classifier.json``), else
+            :data:`vision.certainty.SERVING_CERTAINTY`.
+        corroboration (Corroboration): The reader's rule for a card's body, ink and resolution
+            (:class:`vision.certainty.Corroboration`; a read may give another):
+            :data:`~vision.certainty.STRICT_CORROBORATION` asks about most cards read on
+            small soft indices or in a washed-out photo, at a cost in recall;
+            :data:`~vision.certainty.NO_CORROBORATION` trusts every index alone.
+        none_above (float): A detection whose probability of ``none`` (not an index) is at
+            least this is dropped, even when a card is likelier.
+        turn_below (float): A crop read with a top probability under this is also read turned
+            (:meth:`CardReader.classify`).
+        tiles (str): ``"auto"`` (a second look on large photos), ``"always"`` or ``"never"``.
+        context (bool): Weigh unsure readings with the card face around the index when the
+            folder holds a context model (``card_context.onnx``, :mod:`vision.context`).
+        int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
+            :mod:`vision.detection`) when the folder holds one made from its float model.
     """
-    if len(boxes) == 0:
-        return np.zeros(0, np.float32)
-    step = max(1, max(image.shape[:2]) // 400)
-    white = np.percentile(image[::step, ::step].reshape(-1, 3), 99, axis=0).astype(np.float32)
-    white = np.maximum(white, 16.0)
-    out = np.empty(len(boxes), np.float32)
-    for i, box in enumerate(boxes):
-        patch = crop_index(image, tuple(box), 24, 1.0).reshape(-1, 3).astype(np.float32)
-        rgb = np.minimum(patch / white, 1.0)
-        hi, lo = rgb.max(1), rgb.min(1)
-        bright = hi >= np.quantile(hi, 0.6)
-        value = float(hi[bright].mean())
-        saturation = float(((hi[bright] - lo[bright]) / np.maximum(hi[bright], 1e-3)).mean())
-        out[i] = value * (1.0 - saturation)
-    return out
+
+    certainty: Certainty | None = None
+    corroboration: Corroboration = DEFAULT_CORROBORATION
+    none_above: float = 0.05
+    turn_below: float = 0.9
+    tiles: Literal["auto", "always", "never"] = "auto"
+    context: bool = True
+    int8: bool = True
 
 
 class CardReader:
@@ -231,60 +202,22 @@ class CardReader:
 
     Args:
         models_dir (Path): Folder with ``index_detector.onnx``, ``card_classifier.onnx`` and
-            ``card_classifier.json`` (and, optional, ``card_context.onnx``: ``context``, and
-            ``index_detector.int8.onnx``: ``int8``).
+            ``card_classifier.json`` (and, optional, ``card_context.onnx``,
+            ``index_detector.int8.onnx`` and ``card_body.onnx``).
+        options (ReaderOptions): How it reads.
         threads (int): onnxruntime intra-op threads.
-        det_conf (float): Minimum detector score for a corner index.
-        certainty (Certainty): When a reading is stated as certain (:mod:`vision.certainty`);
-            the rest are reported uncertain. By default the classifier's own operating point
-            (``"certainty"`` in ``card_classifier.json``: it was chosen for that classifier's
-            probabilities), else :data:`vision.certainty.SERVING_CERTAINTY`.
-        turn_below (float): Top probability under which a crop is also read turned (see
-            :meth:`classify`).
-        tiles (str): ``"auto"`` (second look on large photos), ``"always"`` or ``"never"``.
-        none_above (float): A detection whose probability of ``none`` (not an index) is at
-            least this is dropped, not reported, even when a card is likelier. 0.05 was chosen
-            on synthetic validation scenes with printed, brand-print and court-art negatives
-            (``benchmarks/vision_thresholds.py``: of 0.5 (off), 0.3, 0.2, 0.1, 0.05, it read the
-            most scenes exactly with nothing uncertain, for 0.3 points of recall).
-        paper_below (float): A detection whose :func:`paper_scores` is under this does not lie
-            on card paper and is dropped; 0 (off) by default, because on the same scenes every
-            threshold up to 0.3 dropped nothing and 0.4 cost 0.8 points of recall for no more
-            scenes read exactly.
-        context (bool): Weigh each reading with the card face around its index when the folder
-            holds a context model (``card_context.onnx``, :mod:`vision.context`).
-        int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
-            :mod:`vision.detection`) when the folder holds one made from its float model.
-        corroboration (Corroboration | None): When a card read with certainty at its index
-            stays certain (:func:`vision.certainty.corroborate`), weighing its body as the
-            folder's body model (``card_body.onnx``, :mod:`vision.evidence`) reads it; by
-            default :data:`vision.certainty.DEFAULT_CORROBORATION` (a body that names another
-            card makes it a question). :data:`vision.certainty.STRICT_CORROBORATION` also asks
-            about most cards read on small indices or in a washed-out photo, at a cost in recall
-            on ordinary photos and show-mode tables;
-            :data:`vision.certainty.NO_CORROBORATION` trusts every index alone (models/README.md,
-            "Reading: a card's body as evidence").
 
     Crops are contrast-stretched (:func:`vision.crops.normalize_crops`) before classifying when
     the classifier was trained so (``"normalize": true`` in ``card_classifier.json``).
 
     Attributes:
+        options (ReaderOptions): How it reads.
+        certainty (Certainty): Its operating point (:attr:`ReaderOptions.certainty`, resolved).
         detector_file (Path): The detector's file read (the float model or its int8 copy).
     """
 
     def __init__(
-        self,
-        models_dir: Path = MODELS_DIR,
-        threads: int = 2,
-        det_conf: float = 0.25,
-        certainty: Certainty | None = None,
-        turn_below: float = 0.9,
-        tiles: str = "auto",
-        none_above: float = 0.05,
-        paper_below: float = 0.0,
-        context: bool = True,
-        int8: bool = True,
-        corroboration: Corroboration | None = None,
+        self, models_dir: Path, options: ReaderOptions = ReaderOptions(), threads: int = 2
     ) -> None:
         import onnxruntime as ort
 
@@ -294,7 +227,8 @@ class CardReader:
         # idle intra-op threads sleep: spinning, they burned a second core for nothing (a read
         # on 2 threads cost 467 ms of CPU spinning, 258 ms not, on 1 thread 238 ms)
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.det, self.detector_file = load_detector(models_dir, so, int8)
+        self.options = options
+        self.det, self.detector_file = load_detector(models_dir, so, options.int8)
         self.cls = ort.InferenceSession(
             str(models_dir / "card_classifier.onnx"), so, providers=["CPUExecutionProvider"]
         )
@@ -309,16 +243,11 @@ class CardReader:
         self._cls_input = self.cls.get_inputs()[0].name
         shape = det_input.shape
         self.imgsz = int(shape[2]) if isinstance(shape[2], int) else 640
-        self.det_conf = det_conf
+        certainty = options.certainty
         if certainty is None:
             certainty = Certainty(**meta["certainty"]) if "certainty" in meta else SERVING_CERTAINTY
         self.certainty = certainty
-        self.turn_below = turn_below
-        self.tiles = tiles
-        self.none_above = none_above
-        self.paper_below = paper_below
-        self.context = load_context(models_dir, so) if context else None
-        self.corroboration = DEFAULT_CORROBORATION if corroboration is None else corroboration
+        self.context = load_context(models_dir, so) if options.context else None
         self._load_body = partial(load_body, models_dir, so)
         self._lock = threading.Lock()
 
@@ -329,7 +258,7 @@ class CardReader:
         x, s, (px, py) = letterbox(img, self.imgsz)
         out = self.det.run(None, {self._det_input: x})[0][0]  # (5, N)
         scores = out[4]
-        k = scores >= self.det_conf
+        k = scores >= DETECTOR_CONF
         if not k.any():
             return np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)
         cx, cy, bw, bh = out[:4, k]
@@ -366,20 +295,20 @@ class CardReader:
         """
         h, w = image.shape[:2]
         boxes, scores = self._detect(image)
-        if self.tiles == "never":
+        if self.options.tiles == "never":
             return boxes, scores
         big = max(h, w) > 1.6 * self.imgsz
         side = (boxes[:, 2:] - boxes[:, :2]).max(1) if len(boxes) else np.zeros(0)
         few = len(boxes) < LOOK_AROUND_FROM
         small = few or float(np.median(side)) * self.imgsz / max(h, w) < SMALL_INDEX
-        if big and few and len(boxes) and cards is not None and self.tiles == "auto":
+        if big and few and len(boxes) and cards is not None and self.options.tiles == "auto":
             on_card = cards(boxes)
             at_size = side[on_card] * self.imgsz / max(h, w)
             small = not on_card.any() or float(np.median(at_size)) < FEW_BUT_LARGE
-        if not (self.tiles == "always" or (big and small)):
+        if not (self.options.tiles == "always" or (big and small)):
             return boxes, scores
         regions = self._tiles(h, w)
-        if not few and self.tiles != "always":
+        if not few and self.options.tiles != "always":
             m = 4 * float(np.median(side))
             x1, y1 = np.maximum(boxes[:, :2].min(0) - m, 0)
             x2, y2 = np.minimum(boxes[:, 2:].max(0) + m, [w, h])
@@ -398,9 +327,9 @@ class CardReader:
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 53) for the crops around ``boxes``.
 
-        A crop whose top probability is under ``turn_below`` is also read turned by 90, 180 and
-        270 degrees (the classifier was trained on indices at every angle)
-        and the four probability vectors are averaged, which steadies the uncertain readings.
+        A crop whose top probability is under :attr:`ReaderOptions.turn_below` is also read
+        turned by 90, 180 and 270 degrees (the classifier was trained on indices at every
+        angle) and the four probability vectors are averaged, which steadies unsure readings.
         """
         return self._classify(self.crops(image, boxes))
 
@@ -435,7 +364,7 @@ class CardReader:
     def _read_crops(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities of crops as given, those under ``turn_below`` read turned too."""
         probs = self._probabilities(crops)
-        unsure = np.flatnonzero(probs.max(1) < self.turn_below)
+        unsure = np.flatnonzero(probs.max(1) < self.options.turn_below)
         if len(unsure):
             turned = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
             more = self._probabilities(turned).reshape(3, len(unsure), -1)
@@ -446,45 +375,37 @@ class CardReader:
         """Softmax of the classifier over uint8 BGR crops (N, S, S, 3)."""
         return crop_probabilities(self.cls, self._cls_input, crops)
 
-    def on_cards(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def on_cards(self, probs: np.ndarray) -> np.ndarray:
         """Which detections are corner indices on a card (the rest are not reported at all).
 
-        A detection is dropped when the classifier's likeliest class is ``none``, when its
-        probability of ``none`` is at least ``none_above``, or when the ground under it is not
-        card paper (:func:`paper_scores` under ``paper_below``).
+        A detection is dropped when the classifier's likeliest class is ``none``, or when its
+        probability of ``none`` is at least :attr:`ReaderOptions.none_above`.
 
         Returns:
             (np.ndarray): bool (N,).
         """
         keep: np.ndarray = probs.argmax(1) != self._none
         if self._none >= 0:
-            keep &= probs[:, self._none] < self.none_above
-        if self.paper_below > 0 and keep.any():
-            keep[keep] = paper_scores(image, boxes[keep]) >= self.paper_below
+            keep &= probs[:, self._none] < self.options.none_above
         return keep
 
     def evidence(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> CropEvidence:
         """What the readings ``probs`` of the crops around ``boxes`` rest on besides probability.
 
-        Each crop's clipped share and sharpness (:func:`vision.certainty.crop_quality`), its
-        ink's redness (:func:`vision.evidence.index_redness`); a crop
-        read with less than ``certainty.reread_below`` is read again under the other
-        normalisation (:func:`vision.certainty.second_view`), turned as :meth:`classify` does.
+        Each crop's clipped share and sharpness (:func:`vision.evidence.crop_quality`) and its
+        ink's redness (:func:`vision.evidence.index_redness`); for a reading under
+        :data:`vision.context.WEIGHED_BELOW`, the context model's reading of the face around it.
         """
-        return self._evidence(self.crops(image, boxes), probs)
-
-    def _evidence(self, crops: np.ndarray, probs: np.ndarray) -> CropEvidence:
-        """:meth:`evidence` of the crops as photographed."""
+        crops = self.crops(image, boxes)
+        context = np.full((len(boxes), len(self.classes)), np.nan, np.float32)
+        weighed = np.flatnonzero(probs.max(1) < WEIGHED_BELOW)
+        if self.context is not None and len(weighed):
+            context[weighed] = self.context.probabilities(image, boxes[weighed])
         if len(crops) == 0:
             empty = np.zeros(0)
-            return CropEvidence(empty, empty, np.zeros(0, np.int64), empty)
+            return CropEvidence(empty, empty, empty, context)
         clipped, sharpness = crop_quality(crops)
-        second = np.full(len(crops), NOT_READ_AGAIN, np.int64)
-        again = np.flatnonzero(probs.max(1) < self.certainty.reread_below)
-        if len(again):
-            view = second_view(crops[again], self.normalize)
-            second[again] = self._read_crops(view).argmax(1)
-        return CropEvidence(clipped, sharpness, second, index_redness(crops, self.crop_scale))
+        return CropEvidence(clipped, sharpness, index_redness(crops, self.crop_scale), context)
 
     # ------------------------------------------------------------------------------ reading
     def read(
@@ -497,7 +418,7 @@ class CardReader:
             scale (float): Photo pixels per ``image`` pixel when the photo was decoded at reduced
                 size; boxes and ``image_size`` are then given in the photo's pixels.
             corroboration (Corroboration | None): The rule of this read (default: the reader's,
-                :attr:`corroboration`).
+                :attr:`ReaderOptions.corroboration`).
 
         Returns:
             (Reading): Cards with confidences and boxes, and the starter guess.
@@ -513,17 +434,14 @@ class CardReader:
             def cards(found: np.ndarray) -> np.ndarray:
                 read = self._classify(self.crops(image, found))
                 first.update((box.tobytes(), p) for box, p in zip(found, read, strict=True))
-                return self.on_cards(image, found, read)
+                return self.on_cards(read)
 
             boxes, det_scores = self.detect(image, cards)
-            crops = self.crops(image, boxes)
-            probs = self._classify_anew(crops, boxes, first)
-            on_card = self.on_cards(image, boxes, probs)  # not a corner index, or not on a card
+            probs = self._classify_anew(self.crops(image, boxes), boxes, first)
+            on_card = self.on_cards(probs)  # not a corner index
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
-            evidence = self._evidence(crops[on_card], probs)
-            sure = self.certainty.sure(probs, evidence)
-            if self.context is not None:
-                probs, sure = self.context.weigh(image, boxes, probs, sure)
+            evidence = self.evidence(image, boxes, probs)
+            probs, sure = self.certainty.settle(probs, evidence, self._none)
         cand = []
         # by a detection's box: its likeliest readings, and whether it is read with certainty
         choices: dict[Box, tuple[str, ...]] = {}
@@ -548,7 +466,7 @@ class CardReader:
         ]
         rows = {_scaled(box, scale): k for k, (_, _, _, box) in enumerate(cand)}
         read_as_one = partial(self._read_as_one, rows=rows, probs=probs, evidence=evidence)
-        rule = self.corroboration if corroboration is None else corroboration
+        rule = self.options.corroboration if corroboration is None else corroboration
         out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=rule.shared_faces)
         if rule != NO_CORROBORATION:
             out = self.corroborated(image, out, scale, rows, probs, evidence, rule)
@@ -576,22 +494,12 @@ class CardReader:
         evidence: CropEvidence,
         rule: Corroboration,
     ) -> list[DetectedCard]:
-        """``cards`` as ``rule`` weighs their bodies and corners against their indices.
+        """``cards`` as ``rule`` decides them (:meth:`vision.certainty.Corroboration.decide`).
 
-        A card certain at its index stays certain only when ``rule`` agrees, and a number card
-        uncertain at its index becomes certain where its body confirms it. Each card's body
-        (where :mod:`vision.bodies` found its face) is read by the body model
-        (:mod:`vision.evidence`), and :func:`vision.certainty.corroborate` decides with it, the
-        number of corners that read the card so, whether its indices are read at low
-        resolution (their size and sharpness, and the photo's colour:
-        :func:`vision.certainty.frame_colour`), and its ink's colour (its body's pips, else its
-        indices': a card whose ink is of the other colour than its suit is never certain).
-        Under a rule with ``shared_faces``, cards read on one card's face (its corners
-        disagreeing, or its print misread: :func:`vision.bodies.with_bodies`'s
-        ``shared_faces``) need their body's agreement as a card read at low resolution does. A
-        card made uncertain gets the cards its body or ink names instead among its choices; a
-        card made certain by its body (:meth:`vision.certainty.Corroboration.body_confirms`),
-        the joint probability of both readings as its confidence.
+        Gathers each card's evidence (:class:`vision.certainty.CardEvidence`): its body read
+        by the body model where :mod:`vision.bodies` found its face (a card certain at its index,
+        or one its body may confirm), its indices' size and sharpness, whether it shares one
+        card's face, its corners' ink and readings, and the photo's colour.
 
         Args:
             image (np.ndarray): The photo as read.
@@ -599,11 +507,9 @@ class CardReader:
             scale (float): Photo pixels per ``image`` pixel.
             rows (dict[Box, int]): Each corner box's row in ``probs``.
             probs (np.ndarray): The readings of every corner.
-            evidence (CropEvidence): What every corner's reading rests on (its crop's sharpness
-                and ink colour), by row.
-            rule (Corroboration): When a card stays certain.
+            evidence (CropEvidence): What every corner's reading rests on, by row.
+            rule (Corroboration): When a card is certain.
         """
-        sure = [k for k, card in enumerate(cards) if not card.uncertain]
         faces = [
             k
             for k, card in enumerate(cards)
@@ -616,62 +522,22 @@ class CardReader:
             read = self.body.read(np.stack(crops))
         bodies = dict(zip(faces, read, strict=False))
         on_body = Counter(card.body for card in cards if card.outline is not None)
-        washable = rule.washed_below > 0  # else no photo is washed out
-        colour = frame_colour(image) if washable else GREY_WITH_BLACK
-        out = list(cards)
-        for k in sure:
-            card = cards[k]
-            code = self.classes.index(card.card)
-            agreeing = _apart(
-                [b for b in card.corners if b in rows and probs[rows[b]].argmax() == code]
-            )
+        frame = frame_colour(image)
+        out = []
+        for k, card in enumerate(cards):
+            corners = [rows[b] for b in card.corners if b in rows]
             index_px = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in card.corners]))
-            sharpest = max(
-                (float(evidence.sharpness[rows[b]]) for b in card.corners if b in rows), default=0
+            card_evidence = CardEvidence(
+                index_px=index_px / scale,
+                sharpness=max((float(evidence.sharpness[r]) for r in corners), default=0),
+                shares_face=card.outline is not None and on_body[card.body] > 1,
+                frame=frame,
+                body=bodies.get(k),
+                inks=tuple(float(evidence.redness[r]) for r in corners),
+                corners=probs[corners],
             )
-            shares = card.outline is not None and on_body[card.body] > 1
-            low = rule.low_resolution(index_px / scale, sharpest, colour, shares)
-            body = bodies.get(k)
-            context = 1.0
-            if rule.needs_context(agreeing, low) and (
-                body is None or not rule.body_agrees(card.card, body, low)
-            ):
-                context = self._context_of(image, card, scale)
-            inks = _inks(card, rows, evidence)
-            certain, instead = corroborate(card.card, agreeing, low, body, rule, context, inks)
-            if not certain:
-                choices = (card.card, *instead, *card.choices[1:])
-                out[k] = dataclasses.replace(
-                    card, uncertain=True, choices=tuple(dict.fromkeys(choices))[:MAX_CHOICES]
-                )
-        for k in (k for k in bodies if cards[k].uncertain):  # certain where its body confirms it
-            card, body = cards[k], bodies[k]
-            if rule.body_confirms(card.card, card.confidence, body, _inks(card, rows, evidence)):
-                out[k] = self._confirmed(card, body, rows, probs)
+            out.append(rule.decide(card, card_evidence, self.classes))
         return out
-
-    def _confirmed(
-        self, card: DetectedCard, body: BodyReading, rows: dict[Box, int], probs: np.ndarray
-    ) -> DetectedCard:
-        """``card`` made certain by its body.
-
-        Its confidence becomes the joint probability of its corners' readings (their product,
-        normalised) and its body's (:func:`vision.certainty.weighed_by_body`).
-        """
-        corners = [probs[rows[b]] for b in card.corners if b in rows]
-        confidence = card.confidence
-        if corners:
-            joint = weighed_by_body(np.prod(corners, axis=0), self.classes, body)
-            confidence = float(joint[self.classes.index(card.card)])
-        return dataclasses.replace(card, confidence=confidence, uncertain=False)
-
-    def _context_of(self, image: np.ndarray, card: DetectedCard, scale: float) -> float:
-        """The context model's probability of ``card`` at its likeliest corner (0 without one)."""
-        if self.context is None:
-            return 0.0
-        boxes = np.array([[v / scale for v in box] for box in card.corners], np.float32)
-        probs = self.context.probabilities(image, boxes)
-        return float(probs[:, self.context.classes.index(card.card)].max())
 
     def _read_as_one(
         self,
@@ -691,19 +557,16 @@ class CardReader:
         if not set(first.choices) & set(second.choices):
             return None  # not one card misread a little: two cards (one under the other)
         a, b = rows[first.box], rows[second.box]
-        both = probs[a] * probs[b]
-        if self._none >= 0:
-            both[self._none] = 0.0
-        if both.sum() <= 0:
+        joint = self.certainty.read_as_one(probs[a], probs[b], evidence.rows([a, b]), self._none)
+        if joint is None:
             return None
-        both = both / both.sum()
+        both, sure = joint
         k = int(both.argmax())
-        sure = self.certainty.sure(np.stack([both, both]), evidence.rows([a, b]))
         return DetectedCard(
             self.classes[k],
             float(both[k]),
             max(first, second, key=lambda card: card.confidence).box,
-            not sure.all(),
+            not sure,
             first.corners + second.corners,
             choices=likeliest(both, self.classes),
         )
@@ -712,38 +575,8 @@ class CardReader:
 Box = tuple[float, float, float, float]
 
 
-def _inks(card: DetectedCard, rows: dict[Box, int], evidence: CropEvidence) -> list[float]:
-    """The ink redness of each of ``card``'s corner crops (``rows``: each box's row)."""
-    return [float(evidence.redness[rows[b]]) for b in card.corners if b in rows]
-
-
 def _scaled(box: Box, scale: float) -> Box:
     return (box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale)
-
-
-CORNERS_APART = 2.0
-"""Two corner boxes of a card count as two corners when their centres lie this many index sizes
-apart (a card's opposite corners lie 5 to 6 apart; the same index found twice, by the first
-pass and the second look, lies within one)."""
-
-
-def _apart(boxes: list[Box]) -> int:
-    """How many of ``boxes`` lie :data:`CORNERS_APART` index sizes from each other (greedily).
-
-    Examples:
-        >>> _apart([(0, 0, 10, 20), (2, 1, 12, 21), (80, 100, 90, 120)])
-        2
-    """
-    kept: list[Box] = []
-    for box in boxes:
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        side = max(box[2] - box[0], box[3] - box[1])
-        if all(
-            np.hypot(cx - (k[0] + k[2]) / 2, cy - (k[1] + k[3]) / 2) >= CORNERS_APART * side
-            for k in kept
-        ):
-            kept.append(box)
-    return len(kept)
 
 
 def _merge_corners(
@@ -776,7 +609,7 @@ def _merge_corners(
     return kept
 
 
-def load_reader(models_dir: Path | str = MODELS_DIR) -> CardReader:
+def load_reader(models_dir: Path | str) -> CardReader:
     """The shared :class:`CardReader` for ``models_dir`` (created once; safe to share)."""
     return _load_reader(str(Path(models_dir).resolve()))
 
@@ -796,7 +629,7 @@ def _decode_reduced(data: bytes) -> tuple[np.ndarray, float]:
 
 def read_cards(
     image: np.ndarray | bytes | str | Path,
-    models_dir: Path = MODELS_DIR,
+    models_dir: Path,
     *,
     decode: Decode = _decode_reduced,
     corroboration: Corroboration | None = None,
@@ -827,8 +660,8 @@ def read_cards(
 
 def read_image_bytes(
     data: bytes,
+    models_dir: Path,
     max_cards: int | None = None,
-    models_dir: Path = MODELS_DIR,
     *,
     decode: Decode | None = None,
     corroboration: Corroboration | None = None,
@@ -837,9 +670,9 @@ def read_image_bytes(
 
     Args:
         data (bytes): The uploaded file's bytes.
+        models_dir (Path): Model folder.
         max_cards (int | None): Raise :class:`TooManyCardsError` above this many (None, the
             default: no limit; every card read is reported).
-        models_dir (Path): Model folder.
         decode (Decode | None): Decodes the bytes (the web app's: :func:`vision.timebox.decode`);
             by default as :func:`read_cards` does.
         corroboration (Corroboration | None): The rule of this read (:meth:`CardReader.read`:
@@ -873,6 +706,7 @@ __all__ = [
     "CARDS",
     "CardReader",
     "DetectedCard",
+    "ReaderOptions",
     "Reading",
     "load_reader",
     "read_cards",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from trainer.rules import RULESETS, get_rules
 
@@ -69,7 +69,10 @@ def _read(photo: bytes, players: str | None, strict: bool) -> dict[str, Any]:
     try:
         # decoded in a process of its own, stopped past 2 CPU-seconds; an ImageError: a 400
         rule = STRICT_CORROBORATION if strict else None
-        reading = read_image_bytes(photo, decode=timebox.decode, corroboration=rule)
+        models = current_app.config["VISION_MODELS"]
+        reading = read_image_bytes(
+            photo, models_dir=models, decode=timebox.decode, corroboration=rule
+        )
     except (OSError, RuntimeError) as error:  # no model file, the model or decoder failed
         abort(503, f"the card reader is not available: {error}")
     answer = answer_photo(

@@ -8,9 +8,11 @@ from functools import partial
 import numpy as np
 import pytest
 
+from vision import MODELS_DIR
 from vision.bodies import body_labels, with_bodies
-from vision.certainty import NOT_READ_AGAIN, CropEvidence
-from vision.reader import DetectedCard, likeliest, load_reader
+from vision.certainty import likeliest
+from vision.evidence import CropEvidence
+from vision.reader import DetectedCard, load_reader
 
 
 def photo_of(faces: list[tuple[int, int, int, int]], table: int = 40) -> np.ndarray:
@@ -92,7 +94,7 @@ def test_two_indices_at_a_lone_cards_opposite_corners_are_paired() -> None:
 
 def read_from_corners(upper: dict[str, float], lower: dict[str, float]) -> list[DetectedCard]:
     """What the reader makes of a lone card whose corners the classifier read as given."""
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     probs = np.zeros((2, len(reader.classes)))
     for row, reading in enumerate((upper, lower)):
         for code, p in reading.items():
@@ -108,7 +110,7 @@ def read_from_corners(upper: dict[str, float], lower: dict[str, float]) -> list[
         )
         for p, b in zip(probs, (UPPER, LOWER), strict=True)
     ]
-    sharp = CropEvidence(np.zeros(2), np.full(2, 0.2), np.full(2, NOT_READ_AGAIN), np.zeros(2))
+    sharp = CropEvidence(np.zeros(2), np.full(2, 0.2), np.zeros(2), np.full((2, 53), np.nan))
     read_as_one = partial(
         reader._read_as_one, rows={UPPER: 0, LOWER: 1}, probs=probs, evidence=sharp
     )

@@ -1,4 +1,4 @@
-"""When a reading is stated as certain: second readings, blurred and clipped crops."""
+"""When a reading is stated as certain: its probability, blurred and clipped crops."""
 
 from __future__ import annotations
 
@@ -6,21 +6,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.certainty import (
-    NOT_READ_AGAIN,
-    Certainty,
-    CropEvidence,
-    crop_quality,
-    second_view,
-)
-from vision.crops import normalize_crops
+from vision import MODELS_DIR
+from vision.certainty import Certainty
+from vision.evidence import CropEvidence, crop_quality
 from vision.reader import load_reader
 
 
-def _evidence(
-    n: int, clipped: float = 0.0, sharpness: float = 0.2, second: int = NOT_READ_AGAIN
-) -> CropEvidence:
-    return CropEvidence(np.full(n, clipped), np.full(n, sharpness), np.full(n, second), np.zeros(n))
+def _evidence(n: int, clipped: float = 0.0, sharpness: float = 0.2) -> CropEvidence:
+    return CropEvidence(
+        np.full(n, clipped), np.full(n, sharpness), np.zeros(n), np.full((n, 3), np.nan)
+    )
 
 
 def _index_crop() -> np.ndarray:
@@ -37,17 +32,6 @@ PROBS = np.array([[0.7, 0.2, 0.1]])
 def test_probability_alone_decides_by_default() -> None:
     assert Certainty().sure(PROBS, _evidence(1)).tolist() == [True]
     assert Certainty(0.8).sure(PROBS, _evidence(1)).tolist() == [False]
-
-
-@pytest.mark.parametrize(("second", "sure"), [(0, True), (1, False)])
-def test_a_reread_crop_is_certain_only_when_both_readings_agree(second: int, sure: bool) -> None:
-    point = Certainty(reread_below=0.9)
-    assert point.sure(PROBS, _evidence(1, second=second)).tolist() == [sure]
-
-
-def test_a_crop_read_above_the_reread_band_needs_no_second_reading() -> None:
-    confident = np.array([[0.95, 0.05, 0.0]])
-    assert Certainty(reread_below=0.9).sure(confident, _evidence(1, second=1)).tolist() == [True]
 
 
 @pytest.mark.parametrize(
@@ -74,16 +58,10 @@ def test_crop_quality_tells_blur_and_overexposure() -> None:
     assert crop_quality(np.zeros((0, 64, 64, 3), np.uint8))[0].shape == (0,)
 
 
-def test_second_view_is_the_other_normalisation() -> None:
-    dim = (_index_crop() // 3)[None]
-    assert np.array_equal(second_view(dim, normalized=True), dim)
-    assert np.array_equal(second_view(dim, normalized=False), normalize_crops(dim))
-
-
 def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two corners of one card read alike: the card is certain when either reading is, even
     when the surer detection (the card's box) is the unsure reading."""
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     monkeypatch.setattr(reader, "context", None)  # the index's own certainty (test_context.py)
     image = np.full((300, 300, 3), 235, np.uint8)
     boxes = np.array([[40.0, 40.0, 60.0, 70.0], [200.0, 200.0, 220.0, 230.0]], np.float32)
@@ -92,33 +70,8 @@ def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.Monkey
     scores = np.array([0.9, 0.5], np.float32)
     monkeypatch.setattr(reader, "detect", lambda _img, _cards: (boxes, scores))
     monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
-    monkeypatch.setattr(reader, "_evidence", lambda _c, _p: _evidence(2))
+    monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p: _evidence(2))
     monkeypatch.setattr(reader, "certainty", Certainty(0.7))
     (card,) = reader.read(image).cards
     assert (card.card, round(card.confidence, 2), len(card.corners)) == ("5H", 0.6, 2)
     assert not card.uncertain
-
-
-def test_reader_reports_a_disagreeing_second_reading_as_uncertain(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A crop read unsure is read again; when the second reading names another card, the card
-    is uncertain, whatever its probability."""
-    reader = load_reader()
-    monkeypatch.setattr(reader, "context", None)  # the index's own certainty (test_context.py)
-    image = np.full((200, 200, 3), 235, np.uint8)
-    image[60:124, 60:124] = _index_crop()
-    box = np.array([[70.0, 66.0, 114.0, 118.0]], np.float32)
-    probs = np.zeros((1, len(reader.classes)), np.float32)
-    five = reader.classes.index("5S")
-    probs[0, five] = 0.8
-    monkeypatch.setattr(reader, "detect", lambda _img, _cards: (box, np.array([0.9], np.float32)))
-    monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
-    monkeypatch.setattr(reader, "certainty", Certainty(reread_below=0.9))
-    first = reader.evidence(image, box, probs)
-    assert first.second[0] != NOT_READ_AGAIN
-    for second, uncertain in ((five, False), (five + 1, True)):
-        ev = CropEvidence(first.clipped, first.sharpness, np.array([second]), first.redness)
-        monkeypatch.setattr(reader, "_evidence", lambda _c, _p, e=ev: e)
-        (card,) = reader.read(image).cards
-        assert (card.card, card.uncertain) == ("5S", uncertain)

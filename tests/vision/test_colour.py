@@ -13,22 +13,18 @@ import numpy as np
 import pytest
 
 from tests.shared import shared_path
-from vision.certainty import (
-    NOT_READ_AGAIN,
-    STRICT_CORROBORATION,
-    CropEvidence,
-    corroborate,
-)
+from vision import MODELS_DIR
+from vision.certainty import STRICT_CORROBORATION, corroborate
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_index
 from vision.detection import DetectedCard
-from vision.evidence import face_crop, index_redness
+from vision.evidence import CropEvidence, face_crop, index_redness
 from vision.reader import load_reader
 from vision.training.synth.faces import Deck, rendered_deck
 from vision.training.synth.webcam import webcam_camera
 
 RULE = STRICT_CORROBORATION
 """The rule that weighs the ink (the strict one, a webcam's): what these tests hold it to."""
-NO_INK = dataclasses.replace(RULE, red_above=float("inf"), black_below=float("-inf"))
+NO_INK = dataclasses.replace(RULE, red_above=float("inf"))
 """That rule without the ink's colour."""
 WEBCAM = "data/real-webcam"
 
@@ -65,7 +61,7 @@ def test_a_real_red_index_read_as_black_is_asked_and_a_black_one_is_not(
 def _read(photo: str, rule: object = RULE) -> list[DetectedCard]:
     root = shared_path(f"{WEBCAM}/labels.json").parent
     image = cv2.imread(str(root / "images" / photo))
-    return load_reader().read(image, corroboration=rule).cards  # type: ignore[arg-type]
+    return load_reader(MODELS_DIR).read(image, corroboration=rule).cards  # type: ignore[arg-type]
 
 
 def test_a_real_diamond_read_as_a_spade_at_its_index_is_asked_about() -> None:
@@ -84,15 +80,15 @@ def test_a_real_red_body_under_a_black_index_is_asked_about() -> None:
     photo = "ccml_train_WIN_20240627_12_06_16.jpg"
     root = shared_path(f"{WEBCAM}/labels.json").parent
     image = cv2.imread(str(root / "images" / photo))
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     read = reader.read(image, corroboration=RULE).cards
     (four,) = [c for c in read if c.card == "4D" and c.outline is not None]
     assert reader.body is not None
     (body,) = reader.body.read(face_crop(image, four.outline)[None])  # type: ignore[arg-type]
-    certain, instead = corroborate("4S", 1, False, body, RULE)
+    certain, instead = corroborate("4S", False, body, RULE)
     assert not certain and "4D" in instead
-    assert corroborate("4S", 1, False, body, NO_INK)[0]
-    assert corroborate("4D", 1, False, body, RULE)[0]
+    assert corroborate("4S", False, body, NO_INK)[0]
+    assert corroborate("4D", False, body, RULE)[0]
 
 
 def _index_photo(deck: Deck, card: str, index_px: float) -> tuple[np.ndarray, tuple[float, ...]]:
@@ -136,7 +132,7 @@ def test_a_synthetic_webcams_red_index_is_told_from_a_black_one(
 
 def _evidence(redness: list[float]) -> CropEvidence:
     n = len(redness)
-    return CropEvidence(np.zeros(n), np.full(n, 0.3), np.full(n, NOT_READ_AGAIN), np.array(redness))
+    return CropEvidence(np.zeros(n), np.full(n, 0.3), np.array(redness), np.full((n, 53), np.nan))
 
 
 @pytest.mark.parametrize(
@@ -152,7 +148,7 @@ def test_the_reader_asks_of_a_black_index_whose_ink_is_red(
 ) -> None:
     """A 7S read at 0.99 at two large, sharp corners of a card whose face was not found: the
     reader's own step weighs its corners' ink."""
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     probs = np.zeros((2, len(reader.classes)))
     probs[:, reader.classes.index("7S")] = 0.99
     boxes = [(100.0, 100.0, 130.0, 150.0), (300.0, 400.0, 330.0, 450.0)]

@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from vision import CARDS, MODELS_DIR
-from vision.context import CONTEXT_JSON, CONTEXT_ONNX, ContextModel
-from vision.reader import CardReader
+from vision.certainty import Certainty
+from vision.context import CONTEXT_JSON, CONTEXT_ONNX
+from vision.evidence import CropEvidence
+from vision.reader import CardReader, ReaderOptions
 from vision.training.chunks import reader_files, share_context
 from vision.training.context_crops import write_context_crops
 from vision.training.synth.faces import rendered_deck
@@ -22,10 +24,15 @@ from vision.training.synth.table import RULES_BY_PLAYERS, make_table
 NONE = 52
 
 
-def _model(sure_above: float = 0.98) -> ContextModel:
-    model = ContextModel(MODELS_DIR / CONTEXT_ONNX, None)
-    model.sure_above = sure_above
-    return model
+def _settle(
+    probs: np.ndarray, sure: np.ndarray, context: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Certainty.settle` at 0.9 of readings ``sure`` of alone, weighed with ``context``."""
+    n = len(probs)
+    evidence = CropEvidence(np.zeros(n), np.full(n, 0.2), np.zeros(n), context)
+    point = Certainty(0.9)
+    assert point.sure(probs, evidence).tolist() == sure.tolist()
+    return point.settle(probs, evidence, NONE)
 
 
 def _probs(*rows: dict[int, float]) -> np.ndarray:
@@ -51,12 +58,12 @@ def test_the_context_settles_a_same_colour_doubt_and_vetoes_a_contradicted_readi
         {seven_clubs: 0.6, seven_spades: 0.4},  # leans, not sure enough
     )
     sure = np.array([False, True, False, False])
-    both, certain = _model().settle(probs, sure, context)
+    both, certain = _settle(probs, sure, context)
     assert np.allclose(both.sum(1), 1.0) and (both[:, NONE] == 0).all()
     assert both.argmax(1).tolist() == [seven_clubs, seven_clubs, four_spades, seven_clubs]
     assert certain.tolist() == [True, False, False, False]
     # a sure reading the context agrees with stays sure
-    _, kept = _model().settle(probs[1:2], sure[1:2], probs[1:2])
+    _, kept = _settle(probs[1:2], sure[1:2], probs[1:2])
     assert kept.tolist() == [True]
 
 
@@ -65,7 +72,7 @@ def test_a_models_folder_without_a_context_model_reads_without_one(tmp_path: Pat
         shutil.copyfile(MODELS_DIR / name, tmp_path / name)
     assert CardReader(tmp_path).context is None
     assert CardReader(MODELS_DIR).context is not None
-    assert CardReader(MODELS_DIR, context=False).context is None
+    assert CardReader(MODELS_DIR, ReaderOptions(context=False)).context is None
     assert [p.name for p in reader_files(tmp_path)] == [
         "card_classifier.onnx", "card_classifier.json", "index_detector.onnx"
     ]  # fmt: skip
@@ -80,7 +87,8 @@ def test_the_context_reads_more_table_cards_with_certainty_and_none_wrongly(deck
     whose suits the index alone often leaves in doubt (the others' tables here are read whole
     without the context), more cards are read right with certainty with the context than
     without it, and no more wrongly."""
-    plain, weighed = CardReader(context=False), CardReader()
+    plain = CardReader(MODELS_DIR, ReaderOptions(context=False))
+    weighed = CardReader(MODELS_DIR)
     counts = {"plain": [0, 0], "weighed": [0, 0]}
     for seed in range(3):
         rng = np.random.default_rng([5, 4, seed])

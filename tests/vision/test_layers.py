@@ -23,6 +23,7 @@ for module in pkgutil.iter_modules(vision.__path__, "vision."):
         importlib.import_module(module.name)
 import crib.cli
 import web.photo
+from vision import MODELS_DIR
 from vision.answer import answer_photo
 from vision.reader import read_image_bytes
 
@@ -32,7 +33,7 @@ with tempfile.TemporaryDirectory() as folder:
     assert crib.cli.main(read, io.StringIO()) == 0
 assert crib.cli.main(["read", "--show", photo], io.StringIO()) == 0
 with open(photo, "rb") as f:
-    answer_photo(read_image_bytes(f.read())).to_json()
+    answer_photo(read_image_bytes(f.read(), MODELS_DIR)).to_json()
 loaded = [
     name for name in sys.modules
     if any(name == p or name.startswith(p + ".") for p in {TRAINING!r})

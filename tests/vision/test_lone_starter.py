@@ -9,6 +9,7 @@ import pytest
 
 from tests.shared import shared_path
 from trainer.table import Role
+from vision import MODELS_DIR
 from vision.grouping import group_cards
 from vision.reader import DetectedCard
 
@@ -53,7 +54,7 @@ def test_the_real_photo_of_two_pairs_and_a_starter() -> None:
     from vision.answer import answer_photo
     from vision.reader import read_image_bytes
 
-    reading = read_image_bytes(Path(shared_path(PAIRS_AND_STARTER)).read_bytes())
+    reading = read_image_bytes(Path(shared_path(PAIRS_AND_STARTER)).read_bytes(), MODELS_DIR)
     answer = answer_photo(reading).to_json()
     groups = [
         (g["role"], [answer["cards"][i]["card"] for i in g["cards"]]) for g in answer["groups"]

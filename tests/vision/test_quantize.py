@@ -20,9 +20,12 @@ from vision.detection import (
     file_sha256,
     load_detector,
 )
-from vision.reader import CardReader
+from vision.reader import CardReader, ReaderOptions
 from vision.training.quantize import quantize_detector
 from vision.training.synth.generate import box_iou, generate
+
+FLOAT = ReaderOptions(int8=False)
+"""A reader that detects with the float model."""
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,8 +70,8 @@ def test_a_cpu_whose_products_saturate_computes_the_int8_copy_exactly(
 
 
 def test_the_reader_detects_with_the_int8_copy_unless_told_not_to() -> None:
-    assert CardReader(threads=1).detector_file == MODELS_DIR / INT8_ONNX
-    assert CardReader(threads=1, int8=False).detector_file == MODELS_DIR / DET_ONNX
+    assert CardReader(MODELS_DIR, threads=1).detector_file == MODELS_DIR / INT8_ONNX
+    assert CardReader(MODELS_DIR, FLOAT, threads=1).detector_file == MODELS_DIR / DET_ONNX
 
 
 def test_a_copy_of_another_detector_is_not_served(tmp_path: Path) -> None:
@@ -82,8 +85,8 @@ def test_a_copy_of_another_detector_is_not_served(tmp_path: Path) -> None:
 
 def test_the_int8_copy_reads_the_sample_hand_as_the_float_detector_does() -> None:
     image = cv2.imread(str(ROOT / "docs" / "sample-hand.jpg"))
-    float_reader = CardReader(threads=1, int8=False)
-    int8_reader = CardReader(threads=1)
+    float_reader = CardReader(MODELS_DIR, FLOAT, threads=1)
+    int8_reader = CardReader(MODELS_DIR, threads=1)
     boxes_float, _ = float_reader.detect(image)
     boxes_int8, _ = int8_reader.detect(image)
     assert len(boxes_float) >= 5
@@ -112,7 +115,7 @@ def test_quantize_detector_writes_a_current_copy_that_finds_the_float_models_box
     copy = quantize_detector(models, data, limit=3)
     assert copy == models / INT8_ONNX and made_from(copy) == file_sha256(models / DET_ONNX)
     int8_reader = CardReader(models, threads=1)
-    float_reader = CardReader(models, threads=1, int8=False)
+    float_reader = CardReader(models, FLOAT, threads=1)
     assert int8_reader.detector_file == copy
     found = 0
     for image_file in sorted((data / "images" / "val").glob("*.jpg")):

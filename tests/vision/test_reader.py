@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import CARDS
+from vision import CARDS, MODELS_DIR
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.reader import (
     FEW_BUT_LARGE,
@@ -20,6 +20,7 @@ from vision.reader import (
     SMALL_INDEX,
     CardReader,
     DetectedCard,
+    ReaderOptions,
     Reading,
     load_reader,
     read_cards,
@@ -42,7 +43,7 @@ def _jpeg(img: np.ndarray) -> bytes:
 def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
     """Close, clear scenes from seeds never used for training: cards found with high precision,
     and at least half the scenes read exactly (the rest have cards under 60% visible)."""
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     tp = fp = fn = exact = n = 0
     for seed in range(16):
         rng = np.random.default_rng([2024, seed])
@@ -68,7 +69,9 @@ def test_reads_shared_real_photos(real_dir: Path) -> None:
     ]
     tp = fp = fn = 0
     for name in names:
-        reading = read_image_bytes((real_dir / "images" / name).read_bytes(), max_cards=None)
+        reading = read_image_bytes(
+            (real_dir / "images" / name).read_bytes(), MODELS_DIR, max_cards=None
+        )
         a, b, c = score_image(reading.certain_cards, labels[name]["cards"])
         tp, fp, fn = tp + a, fp + b, fn + c
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.85, (tp, fp, fn)
@@ -79,25 +82,25 @@ def test_read_cards_takes_a_path_bytes_or_an_image(real_dir: Path) -> None:
     labels = json.loads((real_dir / "labels.json").read_text())
     name = sorted(n for n in labels if labels[n]["source"] == "edje_tfod")[0]
     path = real_dir / "images" / name
-    by_path = read_cards(path)
+    by_path = read_cards(path, MODELS_DIR)
     assert sorted(by_path.certain_cards) == sorted(labels[name]["cards"])
     for other in (
-        read_cards(str(path)),
-        read_cards(path.read_bytes()),
-        read_cards(cv2.imread(str(path))),
+        read_cards(str(path), MODELS_DIR),
+        read_cards(path.read_bytes(), MODELS_DIR),
+        read_cards(cv2.imread(str(path)), MODELS_DIR),
     ):
         assert [(c.card, c.box) for c in other.cards] == [(c.card, c.box) for c in by_path.cards]
     with pytest.raises(OSError):
-        read_cards(real_dir / "images" / "no-such-photo.jpg")
+        read_cards(real_dir / "images" / "no-such-photo.jpg", MODELS_DIR)
 
 
 @pytest.mark.slow
 def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> None:
     """A phone-size JPEG is decoded at half size, yet boxes and size are the photo's pixels."""
     sc = make_scene(np.random.default_rng([4000, 1]), decks, size=(4000, 3000), effects=False)
-    reading = read_image_bytes(_jpeg(sc.image), max_cards=None)
+    reading = read_image_bytes(_jpeg(sc.image), MODELS_DIR, max_cards=None)
     assert reading.image_size == (4000, 3000)
-    full = {c.card: c.center for c in load_reader().read(sc.image).cards}
+    full = {c.card: c.center for c in load_reader(MODELS_DIR).read(sc.image).cards}
     common = [c for c in reading.cards if c.card in full]
     assert common
     for c in common:
@@ -111,20 +114,17 @@ def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> 
     the single reading of a turned photo differs while the averaged one stays put.
     """
     sc = make_scene(np.random.default_rng([2024, 6]), decks, size=(960, 720), effects=False)
-    reader = load_reader()
+    reader = load_reader(MODELS_DIR)
     boxes = reader.detect(sc.image)[0][:8]
     assert len(boxes)
     w = sc.image.shape[1]
     turned = np.ascontiguousarray(np.rot90(sc.image))  # counter-clockwise: (x, y) -> (y, w - x)
     turned_boxes = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], 1)
-    default = reader.turn_below
-    try:
-        reader.turn_below = 1.0
-        both = reader.classify(sc.image, boxes), reader.classify(turned, turned_boxes)
-        reader.turn_below = 0.0
-        single = reader.classify(sc.image, boxes), reader.classify(turned, turned_boxes)
-    finally:
-        reader.turn_below = default
+    always, never = (
+        CardReader(MODELS_DIR, ReaderOptions(turn_below=turn_below)) for turn_below in (1.0, 0.0)
+    )
+    both = always.classify(sc.image, boxes), always.classify(turned, turned_boxes)
+    single = never.classify(sc.image, boxes), never.classify(turned, turned_boxes)
     assert np.abs(both[0] - both[1]).max() < 0.01
     assert np.abs(single[0] - single[1]).max() > 0.05
 
@@ -138,7 +138,7 @@ def detector_calls(
     """How many detector passes :meth:`CardReader.detect` makes on a photo of ``photo`` pixels
     whose first pass finds ``indices`` indices ``index_side`` pixels high (at the photo's size),
     the classifier reading them all as cards or none (``cards``; None: not asked)."""
-    reader = CardReader()
+    reader = CardReader(MODELS_DIR)
     calls = []
 
     def found(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +193,7 @@ def test_a_few_first_detections_read_as_large_cards_need_no_second_look() -> Non
 def test_the_first_detections_read_for_the_second_look_are_not_read_again() -> None:
     """The crops the classifier read to decide on the second look keep their readings; only the
     others are read."""
-    reader = CardReader(threads=1)
+    reader = CardReader(MODELS_DIR, threads=1)
     crops = np.random.default_rng(0).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
     boxes = np.array([[0, 0, 10, 10], [20, 20, 30, 30], [40, 40, 50, 50]], np.float32)
     read = np.full(len(reader.classes), 1 / len(reader.classes), np.float32)
@@ -214,7 +214,7 @@ def test_the_first_detections_read_for_the_second_look_are_not_read_again() -> N
 def test_onnx_threads_wait_without_spinning() -> None:
     """The sessions' idle threads sleep instead of spinning (a spinning thread burns a core
     the other requests need: a read cost twice the CPU with two threads)."""
-    reader = CardReader(threads=2)
+    reader = CardReader(MODELS_DIR, threads=2)
     for session in (reader.det, reader.cls):
         options = session.get_session_options()
         assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
@@ -262,7 +262,7 @@ def test_starter_is_the_card_set_apart() -> None:
 
 def test_codes_are_card_codes(decks: list[Deck]) -> None:
     sc = make_scene(np.random.default_rng([5, 5]), decks, size=(800, 600), effects=False)
-    for c in load_reader().read(sc.image).cards:
+    for c in load_reader(MODELS_DIR).read(sc.image).cards:
         assert c.card in CARDS and 0 <= c.confidence <= 1
 
 
@@ -271,14 +271,14 @@ def test_codes_are_card_codes(decks: list[Deck]) -> None:
 
 def test_empty_file() -> None:
     with pytest.raises(ImageError, match="empty"):
-        read_image_bytes(b"")
+        read_image_bytes(b"", MODELS_DIR)
 
 
 def test_not_an_image() -> None:
     with pytest.raises(ImageError, match="not an image"):
-        read_image_bytes(b"hello, this is plain text and not a photo" * 10)
+        read_image_bytes(b"hello, this is plain text and not a photo" * 10, MODELS_DIR)
     with pytest.raises(ValueError):  # ImageError is a ValueError
-        read_image_bytes(b"\x00" * 1000)
+        read_image_bytes(b"\x00" * 1000, MODELS_DIR)
 
 
 def test_format_without_a_known_size_is_not_decoded() -> None:
@@ -286,13 +286,13 @@ def test_format_without_a_known_size_is_not_decoded() -> None:
     ok, tiff = cv2.imencode(".tiff", np.full((40, 60, 3), 200, np.uint8))
     assert ok and cv2.imdecode(tiff, cv2.IMREAD_COLOR) is not None  # OpenCV could decode it
     with pytest.raises(ImageError, match="not an image that can be read"):
-        read_image_bytes(tiff.tobytes())
+        read_image_bytes(tiff.tobytes(), MODELS_DIR)
 
 
 def test_truncated_jpeg() -> None:
     data = _jpeg(np.full((200, 300, 3), 200, np.uint8))
     with pytest.raises(ImageError, match="truncated"):
-        read_image_bytes(data[: len(data) // 2])
+        read_image_bytes(data[: len(data) // 2], MODELS_DIR)
 
 
 def test_too_many_pixels() -> None:
@@ -301,7 +301,7 @@ def test_too_many_pixels() -> None:
     png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
     png += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\x00" * 64 + b"IEND"
     with pytest.raises(ImageError, match="too many pixels"):
-        read_image_bytes(png)
+        read_image_bytes(png, MODELS_DIR)
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_webp_too_many_pixels_is_refused_before_decoding(channels: int, quality:
     vp8x = b"VP8X" + struct.pack("<I", 10) + b"\x00" * 4 + (16383).to_bytes(3, "little") * 2
     bomb = b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x
     with pytest.raises(ImageError, match="too many pixels \\(16384x16384"):
-        read_image_bytes(bomb)
+        read_image_bytes(bomb, MODELS_DIR)
 
 
 @pytest.mark.parametrize("ext", [".png", ".jpg", ".webp", ".bmp"])
@@ -337,15 +337,15 @@ def test_no_cards() -> None:
     rng = np.random.default_rng(0)
     img = cv2.GaussianBlur(rng.integers(60, 120, (480, 640, 3)).astype(np.uint8), (0, 0), 8)
     with pytest.raises(NoCardsError, match="No playing cards"):
-        read_image_bytes(_jpeg(img))
+        read_image_bytes(_jpeg(img), MODELS_DIR)
 
 
 def test_too_many_cards(decks: list[Deck]) -> None:
     for seed in range(10):
         sc = make_scene(np.random.default_rng([31, seed]), decks, size=(960, 720), effects=False)
-        if len(sc.visible_cards) >= 2 and len(load_reader().read(sc.image).cards) >= 2:
+        if len(sc.visible_cards) >= 2 and len(load_reader(MODELS_DIR).read(sc.image).cards) >= 2:
             with pytest.raises(TooManyCardsError) as e:
-                read_image_bytes(_jpeg(sc.image), max_cards=1)
+                read_image_bytes(_jpeg(sc.image), MODELS_DIR, max_cards=1)
             assert e.value.limit == 1 and e.value.count >= 2
             return
     pytest.fail("no synthetic scene with two readable cards")

@@ -17,6 +17,7 @@ import pytest
 
 from trainer.cards import Card
 from trainer.table import Group, Role, TableShow, score_table
+from vision import MODELS_DIR
 from vision.bodies import with_bodies
 from vision.grouping import Layout, group_cards, mark_crib, table_rules
 from vision.reader import DetectedCard, load_reader
@@ -115,7 +116,7 @@ def test_each_layout_is_read_grouped_and_scored_exactly(deck: Deck, layout: str)
     """The real reader's reading of each layout's table: every group exact once the crib is
     named, and every score the engine's."""
     scene = table_of(layout, deck)
-    reading = load_reader().read(scene.image)
+    reading = load_reader(MODELS_DIR).read(scene.image)
     check_exact(scene, reading.cards, grouped(scene, reading.cards, reading.starter_index))
 
 

@@ -177,7 +177,8 @@ def test_photos_are_decoded_in_the_time_box(
     seen = install_reader(monkeypatch, read)
     response = upload(client)
     assert response.status_code == 400 and "too long" in response.json["error"]
-    assert seen == {"decode": timebox.decode, "corroboration": None}
+    models = client.application.config["VISION_MODELS"]  # the setting, given to the reader
+    assert seen == {"models_dir": models, "decode": timebox.decode, "corroboration": None}
 
 
 @pytest.mark.parametrize(("strict", "rule"), [("1", "strict"), ("", "default"), ("0", "default")])

@@ -23,10 +23,11 @@ def test_no_deck_is_said_not_crashed_on() -> None:
 
 @pytest.mark.slow  # renders a deck
 def test_the_table_generator_renders_the_deck_it_needs(tmp_path: Path) -> None:
-    env = {**os.environ, "CRIB_VISION_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
-    out = tmp_path / "tables"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out, faces = tmp_path / "tables", tmp_path / "cache" / "faces"
+    command = [sys.executable, "-m", "vision.training.synth.table", "--count", "1"]
     result = subprocess.run(
-        [sys.executable, "-m", "vision.training.synth.table", "--count", "1", "--out", str(out)],
+        [*command, "--out", str(out), "--faces", str(faces)],
         capture_output=True,
         text=True,
         env=env,

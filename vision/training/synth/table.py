@@ -29,7 +29,7 @@ import numpy as np
 
 from trainer.rules import FIVE_CARD, FOUR_HAND, SIX_CARD, THREE_HAND, RuleSet
 from trainer.table import Role
-from vision import CARDS
+from vision import CACHE_DIR, CARDS
 from vision.training.synth.backgrounds import background
 from vision.training.synth.effects import apply_camera
 from vision.training.synth.faces import Deck
@@ -369,22 +369,22 @@ FIRST_DECK = "anglo"
 """The deck :func:`main` renders when the cache has none (as the README's sample photo's)."""
 
 
-def decks_for_a_look() -> list[Deck]:
-    """The decks in the cache; with none there, one made for it, saying so (not a crash).
+def decks_for_a_look(root: Path) -> list[Deck]:
+    """The decks in the cache ``root``; with none there, one made for it, saying so (not a crash).
 
     The deck is rendered from its artwork, or drawn with OpenCV where the SVG renderer is
     missing.
     """
     from vision.training.synth.faces import load_deck, load_decks, procedural_deck, rendered_deck
 
-    decks = load_decks()
+    decks = load_decks(root)
     if decks:
         return decks
     print(f"No deck in the cache: rendering the {FIRST_DECK} deck ({RENDER_DECKS} renders all)")
     try:
-        return [rendered_deck(FIRST_DECK)]
+        return [rendered_deck(FIRST_DECK, root)]
     except RuntimeError:  # no rsvg-convert or artwork: a deck drawn with OpenCV alone
-        return [load_deck(procedural_deck(0))]
+        return [load_deck(procedural_deck(0, root))]
 
 
 def main() -> None:
@@ -395,10 +395,11 @@ def main() -> None:
     ap.add_argument("--layout", choices=LAYOUTS, help="how the cards are laid (default: any)")
     ap.add_argument("--count", type=int, default=4)
     ap.add_argument("--out", type=Path, default=Path("tables"))
+    ap.add_argument("--faces", type=Path, default=CACHE_DIR / "faces", help="the decks' cache")
     a = ap.parse_args()
     rules = FIVE_CARD if a.five_card else RULES_BY_PLAYERS[a.players]
     a.out.mkdir(parents=True, exist_ok=True)
-    decks = decks_for_a_look()
+    decks = decks_for_a_look(a.faces)
     for seed in range(a.count):
         scene = make_table(np.random.default_rng([7, seed]), decks, rules, layout=a.layout)
         name = f"{rules.name}-{scene.layout.replace('/', '-')}-{seed}.jpg"
