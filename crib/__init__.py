@@ -1,6 +1,7 @@
-"""The ``crib`` command: one console script assembling the subcommands each package offers.
+"""The ``crib`` command: the roof, one console script assembling every subcommand.
 
-The arrows point one way: :mod:`crib` imports :mod:`trainer.cli` (score, discard, peg, stats),
-:mod:`vision.cli` (read, eval-vision) and :mod:`web.cli` (serve, db); ``vision`` and ``web``
-use ``trainer``; ``trainer`` uses none of them.
+Its modules are the project's only terminal I/O: :mod:`crib.engine` (score, discard, peg,
+stats), :mod:`crib.read` (read, eval-vision), :mod:`web.cli` (serve, db), :mod:`crib.drill` and
+:mod:`crib.play` (drills and games in the terminal, with :mod:`crib.feedback`'s text). The
+arrows point one way: ``crib`` imports the packages, and none of them imports ``crib``.
 """

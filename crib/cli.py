@@ -33,15 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     Raises:
         crib.settings.SettingError: a setting the reader reads as it loads is bad.
     """
-    import trainer.cli
-    import vision.cli
     import web.cli
 
-    from . import drill, play
+    from . import drill, engine, play, read
 
     parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for package in (trainer.cli, vision.cli, web.cli, drill, play):
+    for package in (engine, read, web.cli, drill, play):
         package.add_commands(commands)
     parser.set_defaults(vision_models=settings.value("VISION_MODELS"), held=held)
     listing = commands.add_parser(
@@ -89,8 +87,9 @@ def _main(argv: Sequence[str] | None, out: TextIO | None) -> int:
     except settings.SettingError as error:
         print(f"crib: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    from trainer.cli import os_error_words
     from trainer.errors import CribbageError
+
+    from .engine import os_error_words
 
     args = parser.parse_args(argv)
     out = out or sys.stdout

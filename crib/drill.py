@@ -1,6 +1,6 @@
 """``crib drill``: the web trainer's drills in a terminal, kept in the same database.
 
-Deal, read the answer, grade it with the web's feedback (:mod:`trainer.feedback`: itemised, in
+Deal, read the answer, grade it with the web's feedback (:mod:`crib.feedback`: itemised, in
 players' words, coloured where the terminal has colour), next with Enter, quit with ``q`` or
 Ctrl-C. Answers are stored as the web trainer stores them (:mod:`records.drills`), in its
 database (``CRIB_DATABASE_URL``, else ``config.py``'s, else ``instance/trainer.sqlite``:
@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from crib.feedback import ROLES
 from trainer.dealing import Category, Deal, Difficulty
 from trainer.errors import CribbageError, InvalidAnswerError
-from trainer.feedback import ROLES
 from trainer.grading import MOST_COUNT, MOST_PEG, MOST_SHOW
 
 from . import settings
@@ -195,7 +195,7 @@ def ask_number(term: Terminal, ask: Ask) -> int:
 
 def _lay(deal: Deal) -> str:
     """The cards as the drill shows them."""
-    from trainer.feedback import cards_text
+    from crib.feedback import cards_text
 
     if deal.kind in ("hand", "crib"):
         assert deal.starter is not None
@@ -258,7 +258,7 @@ def _throw(term: Terminal, deal: Deal) -> list[str]:
 
 
 def _feedback(session: Session, deal: Deal, marked: Any, thrown: list[Any]) -> None:
-    from trainer.feedback import verdict_lines
+    from crib.feedback import verdict_lines
 
     for style, text in verdict_lines(deal, marked.grade, thrown):
         session.term.say(text, style)
@@ -266,7 +266,7 @@ def _feedback(session: Session, deal: Deal, marked: Any, thrown: list[Any]) -> N
 
 def _play(session: Session, drill: Any, deal: Deal) -> None:
     """A play pegged card by card: each card (and go) graded as it comes, then the play."""
-    from trainer.feedback import step_lines
+    from crib.feedback import step_lines
 
     term = session.term
     half = len(deal.cards) // 2
@@ -305,7 +305,7 @@ def _play(session: Session, drill: Any, deal: Deal) -> None:
 
 
 def _cards(cards: Any) -> str:
-    from trainer.feedback import cards_text
+    from crib.feedback import cards_text
 
     return cards_text(cards)
 

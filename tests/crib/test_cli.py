@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from crib.cli import EXIT_BROKEN_PIPE, EXIT_USAGE, build_parser, main
-from trainer.cli import os_error_words
+from crib.engine import os_error_words
 
 
 @pytest.mark.parametrize(

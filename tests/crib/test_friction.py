@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import trainer.cli
+import crib.engine
 import web.serve
 from crib.cli import EXIT_INTERRUPTED, EXIT_USAGE, main
 from vision.reader import DetectedCard, Reading
@@ -136,7 +136,7 @@ def test_ctrl_c_while_crib_stats_counts(
     def interrupted(**_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(trainer.cli, "score_distribution", interrupted)
+    monkeypatch.setattr(crib.engine, "score_distribution", interrupted)
     assert main(["stats"], io.StringIO()) == EXIT_INTERRUPTED
     assert capsys.readouterr().err == ""
 

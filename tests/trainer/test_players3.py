@@ -8,11 +8,11 @@ import itertools
 
 import pytest
 
+from crib.feedback import verdict_lines
 from trainer import parse_cards
 from trainer.cards import Card
 from trainer.dealing import Deal, Difficulty
 from trainer.discard import analyze_discards
-from trainer.feedback import verdict_lines
 from trainer.grading import grade
 from trainer.items import Kind
 

@@ -14,14 +14,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
-from .cards import Rank, split_tokens
-from .discard import CRIB_MODELS, DiscardOption, analyze_discards
-from .errors import CribbageError
-from .grading import HEELS_NOTE
-from .pegging import score_play
-from .rules import RULESETS, RuleSet, get_rules
-from .show import Breakdown, score_typed
-from .stats import score_distribution
+from trainer.cards import Rank, split_tokens
+from trainer.discard import CRIB_MODELS, DiscardOption, analyze_discards
+from trainer.errors import CribbageError
+from trainer.grading import HEELS_NOTE
+from trainer.pegging import score_play
+from trainer.rules import RULESETS, RuleSet, get_rules
+from trainer.show import Breakdown, score_typed
+from trainer.stats import score_distribution
 
 EXIT_BAD_LINE = 2
 """Exit status when some line of standard input was bad (as for bad input on the command line)."""

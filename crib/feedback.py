@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, as_card
-from .dealing import Deal
-from .grading import Grade, Step
-from .items import PLAY_RULE_TEXT, RULE_TEXT, ScoreItem
-from .show import spoken_count
+from trainer.cards import Card, as_card
+from trainer.dealing import Deal
+from trainer.grading import Grade, Step
+from trainer.items import PLAY_RULE_TEXT, RULE_TEXT, ScoreItem
+from trainer.show import spoken_count
 
 Line = tuple[str, str]
 """A line of feedback: its style and its text."""

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from trainer.cards import as_card, split_tokens
-from trainer.cli import add_json_option, add_rules_option, os_error_words
 from trainer.errors import CribbageError
 from trainer.rules import SIX_CARD
 
+from .engine import add_json_option, add_rules_option, os_error_words
+
 if TYPE_CHECKING:
-    from .reader import Reading
+    from vision.reader import Reading
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,12 +77,12 @@ def read_photos(args: argparse.Namespace, out: TextIO) -> int:
     onnxruntime's threads start then, and a Ctrl-C is heard as a read ends.
     """
     with args.held():
-        from .certainty import STRICT_CORROBORATION
-        from .reader import read_image_bytes
-        from .report import read_table, summarize
+        from vision.certainty import STRICT_CORROBORATION
+        from vision.reader import read_image_bytes
+        from vision.report import read_table, summarize
 
     if args.players is not None:
-        from .grouping import table_rules
+        from vision.grouping import table_rules
 
         if not args.show:
             raise CribbageError("--players goes with --show (scoring every hand on the table)")
@@ -164,8 +165,8 @@ def _read_named(
 
     A card named is taken as read (the player has checked it), even one read unsure.
     """
-    from .grouping import name_groups, table_rules
-    from .report import summarize_table
+    from vision.grouping import name_groups, table_rules
+    from vision.report import summarize_table
 
     count = sum(map(len, named)) + (args.starter is not None)
     rules = table_rules(count, players=args.players, rules=args.rules)
@@ -208,8 +209,8 @@ def check_annotate_target(target: Path, *, several: bool) -> None:
 def _write_annotated(data: bytes, summary: dict[str, Any], photo: str, target: Path) -> None:
     import cv2
 
-    from .annotate import annotate
-    from .upload import decode_image
+    from vision.annotate import annotate
+    from vision.upload import decode_image
 
     path = target / f"{Path(photo).stem}-read.jpg" if target.is_dir() else target
     drawn = annotate(decode_image(data), summary["cards"], summary.get("groups", ()))
@@ -301,7 +302,7 @@ def _format(photo: str, summary: dict[str, Any]) -> str:
 
 def evaluate_photos(args: argparse.Namespace, out: TextIO) -> int:
     """Print precision, recall, whole-hand rate and speed per subset of a labelled folder."""
-    from .training.evaluate import evaluate, format_scores
+    from vision.training.evaluate import evaluate, format_scores
 
     scores = evaluate(Path(args.directory), args.vision_models)
     if args.json:
