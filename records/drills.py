@@ -295,6 +295,21 @@ def _pending(
     return drill if now - drill.dealt_at <= HANDED_BACK_FOR else None
 
 
+def deal_given(
+    db: Connection, player_id: int, deal: Deal, *, now: float, per_minute: int
+) -> DealtDrill:
+    """Store ``deal`` as a practice drill of the player's (a game's discard, thrown again).
+
+    Raises:
+        PaceError: a new drill would be the player's ``per_minute + 1``-th in a minute.
+        sqlalchemy.exc.IntegrityError: when the player does not exist.
+    """
+    _check_pace(db, player_id, per_minute, now)
+    values = _drill_values(player_id, deal, "practice", Difficulty.STANDARD, now)
+    with writing(db) as connection:
+        return DealtDrill.of(connection.execute(_INSERT_DRILL, values).one())
+
+
 def _check_pace(db: Connection, player_id: int, per_minute: int, now: float) -> None:
     """Refuse a new drill beyond ``per_minute`` in the last minute (none when 0).
 

@@ -53,6 +53,11 @@ class Kept(Generic[T]):
         with self.lock:
             return self.values.get(key)
 
+    def take(self, key: _Key) -> T | None:
+        """The value kept for ``key``, taken out: the caller alone has it (to change it)."""
+        with self.lock:
+            return self.values.pop(key, None)
+
     def keep(self, key: _Key, value: T) -> T:
         """Keep ``value`` for ``key`` (the oldest beyond ``size`` goes); ``value``."""
         with self.lock:

@@ -141,9 +141,18 @@ class Overlooked:
         return self.due - self.claimed
 
     def words(self) -> str:
-        """The items missed, as a player says them: certain, or the likeliest."""
+        """The items missed, as a player says them: certain, or the likeliest.
+
+        Just the points when no items add up to them (one point of a pair's two):
+
+        >>> Overlooked(1, "hand", 1, 2, (), False, True).words()
+        '1 point'
+        """
         items = ", ".join(str(item) for item in self.items)
-        return items if self.certain else f"{self.missed} points, likely {items}"
+        points = f"{self.missed} point{'s' if self.missed != 1 else ''}"
+        if not self.items:
+            return points
+        return items if self.certain else f"{points}, likely {items}"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,8 +8,9 @@ it on gunicorn, see :mod:`web.serve`). Its settings are :mod:`crib.settings`'s t
 Blueprints: ``pages`` (home, ``/score``, ``/score/pegging``, ``/progress``, ``/history``),
 ``practice`` (``/daily``, ``/practice/<kind>``, ``/sprint``), ``api`` (JSON under ``/api``,
 ``POST /api/read`` included), ``auth`` (``/auth/register``, ``/auth/login``, ``/auth/logout``,
-``/auth/password``), ``photo`` (``/photo``) and ``board`` (``/board``, a game's score kept at
-the table, its JSON under ``/api/games``).
+``/auth/password``), ``photo`` (``/photo``), ``board`` (``/board``, a game's score kept at
+the table, its JSON under ``/api/games``) and ``play`` (``/play``, a game against the computer,
+its JSON under ``/api/play``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def create_app(
 
     from . import api, auth, csrf, db, errors, headers, limits, pages, photo, players, practice
     from .board import bp as board
+    from .play import bp as play
 
     app.extensions["crib_clock"] = app.config.get("CLOCK", time.time)
     sessions.init_app(app)
@@ -70,7 +72,7 @@ def create_app(
     errors.init_app(app)
     headers.init_app(app)
     csrf.init_app(app)
-    for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp, board):
+    for blueprint in (pages.bp, practice.bp, api.bp, auth.bp, photo.bp, board, play):
         app.register_blueprint(blueprint)
     limits.init_app(app)  # after the views: it guards their routes
     # Outermost, so that everything within sees the client's address, not the proxy's.

@@ -17,7 +17,7 @@ from trainer.show import score_typed, spoken_count, typed_body
 from trainer.table import groups_of, score_table
 
 from . import clock
-from .bodies import cap_body, choice, flag, json_body
+from .bodies import cap_body, choice, flag, given_discard, json_body
 from .db import get_db
 from .openapi import DOCUMENT
 from .players import as_player, session_player_id
@@ -95,8 +95,9 @@ def next_drill() -> dict[str, Any]:
 
     The drill of that kind not yet answered comes back instead of a new one; new ones are
     limited to ``DEALS_PER_MINUTE`` (a 429 beyond). ``focus`` (a category) aims every deal at
-    it; ``first=1`` starts a sprint. A deal also purges, once an hour
-    (:class:`records.drills.PurgeSchedule`).
+    it; ``first=1`` starts a sprint. A discard drill of given cards is dealt with
+    ``cards=...&dealer=0|1`` (a game's discard thrown again, :func:`web.bodies.given_discard`).
+    A deal also purges, once an hour (:class:`records.drills.PurgeSchedule`).
     """
     kind: Any = choice("kind", KINDS, "hand")
     level = Difficulty(choice("difficulty", tuple(d.value for d in Difficulty), "standard"))
@@ -107,7 +108,16 @@ def next_drill() -> dict[str, Any]:
     current_app.extensions["crib_purges"].run_if_due(get_db(), now)
     options = {"now": now, "per_minute": current_app.config["DEALS_PER_MINUTE"], "first": first}
     options["focus"] = Category(aim) if aim else None
-    drill = as_player(lambda db, pid: drills.deal_next(db, pid, kind, level, mode, **options))
+    given = given_discard()
+    if given is not None and kind != "discard":
+        abort(400, "given cards deal a discard drill: ask for kind=discard")
+    if given is not None:
+        per_minute = options["per_minute"]
+        drill = as_player(
+            lambda db, pid: drills.deal_given(db, pid, given, now=now, per_minute=per_minute)
+        )
+    else:
+        drill = as_player(lambda db, pid: drills.deal_next(db, pid, kind, level, mode, **options))
     return drill_json(drill)
 
 

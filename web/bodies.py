@@ -1,4 +1,4 @@
-"""What a request sends: JSON bodies, flags and choices, uploads.
+"""What a request sends: JSON bodies, flags and choices, uploads, a discard's cards.
 
 Shared by the views that read them (:mod:`web.api`, :mod:`web.photo`) and the checks before
 them (:mod:`web.csrf`).
@@ -12,7 +12,9 @@ from typing import Any, TypeVar
 
 from flask import abort, current_app, request
 
-from trainer.errors import InvalidJSONError
+from trainer.cards import parse_cards
+from trainer.dealing import Deal
+from trainer.errors import InvalidCardError, InvalidJSONError
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -128,3 +130,20 @@ def choice(name: str, allowed: tuple[str, ...], default: str) -> str:
     if value not in allowed:
         abort(400, f"unknown {name} {value!r} (use one of: {', '.join(allowed)})")
     return value
+
+
+def given_discard() -> Deal | None:
+    """The discard drill the query names, if any: ``?cards=5H+5D+...&dealer=1``.
+
+    Six cards, and whether the crib is the player's (``dealer``, 0 by default).
+
+    Raises:
+        InvalidCardError: for cards that are not six distinct cards.
+    """
+    dealer = choice("dealer", ("0", "1"), "0") == "1"
+    if "cards" not in request.args:
+        return None
+    cards = parse_cards(request.args["cards"])
+    if len(cards) != 6:
+        raise InvalidCardError(f"a discard drill deals six cards, not {len(cards)}")
+    return Deal("discard", tuple(cards), dealer=dealer)

@@ -1,8 +1,8 @@
 """Errors: JSON with a message under ``/api``, a plain page elsewhere; never a traceback.
 
 The one place where what the engine and the records refuse becomes HTTP: bad cards or answers
-a 400, a drill refused an answer a 404, 403, 409 or 410, a pace a 429 with ``Retry-After``, a
-database that cannot be used a 503.
+a 400, a drill refused an answer a 404, 403, 409 or 410, another player's game against the
+computer a 404, a pace a 429 with ``Retry-After``, a database that cannot be used a 503.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from records.errors import (
     DrillExpired,
     DrillNotFound,
     DrillRefused,
+    GameNotFound,
     NotYourDrill,
     PaceError,
 )
@@ -81,6 +82,11 @@ DRILL_REFUSALS: dict[type[DrillRefused], type[HTTPException]] = {
 def handle_drill_refused(error: DrillRefused) -> ResponseReturnValue:
     """An answer the records refuse: no such drill, another's, answered, or expired."""
     return handle_http(DRILL_REFUSALS[type(error)](str(error)))
+
+
+def handle_game_not_found(error: GameNotFound) -> ResponseReturnValue:
+    """A game against the computer that is not this player's (or none): a 404."""
+    return handle_http(NotFound(str(error)))
 
 
 def handle_pace(error: PaceError) -> ResponseReturnValue:
@@ -138,6 +144,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(CribbageError, handle_bad_input)
     app.register_error_handler(PaceError, handle_pace)
     app.register_error_handler(DrillRefused, handle_drill_refused)
+    app.register_error_handler(GameNotFound, handle_game_not_found)
     for unreadable in (ParseException, NoMoreData):  # raised by gunicorn as a view reads
         app.register_error_handler(unreadable, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

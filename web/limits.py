@@ -300,12 +300,19 @@ new_games = PostLimit(
     "Too many new games from your address: keep score in one you set up, or wait a while.",
 )
 """Decorates the set-up of a game kept at the table: each counts against the client."""
+new_computer_games = PostLimit(
+    NEW_GAMES_PER_CLIENT,
+    "computer-game",
+    "Too many new games from your address: play the one you started, or wait a while.",
+)
+"""Decorates the set-up of a game against the computer: each counts against the client."""
 game_moves = PostLimit(
     GAME_MOVES_PER_CLIENT,
     "game-move",
     "Too many moves in a minute from your address: wait a moment, then make it again.",
 )
-"""Decorates the moves of a game kept at the table: each counts against the client."""
+"""Decorates the moves of a game kept at the table or against the computer: each counts
+against the client."""
 
 
 class BackgroundWork:

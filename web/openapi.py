@@ -1,10 +1,10 @@
 """The JSON API described as an OpenAPI 3.1 document, served at ``/api/openapi.json``.
 
-Written by hand beside the views in :mod:`web.api`, :mod:`web.photo` and :mod:`web.board`, in
-a short notation that :func:`schema` spells out as JSON Schema: ``int``, ``float``, ``bool``
-and ``str`` are their types, ``[spec]`` an array of them, a capitalised name a schema of the
-components, a dict an object whose keys ending in ``?`` are optional. The test suite runs
-schemathesis against the document (every operation, generated requests), which fails on any
+Written by hand beside the views in :mod:`web.api`, :mod:`web.photo`, :mod:`web.board` and
+:mod:`web.play`, in a short notation that :func:`schema` spells out as JSON Schema: ``int``,
+``float``, ``bool`` and ``str`` are their types, ``[spec]`` an array of them, a capitalised name a
+schema of the components, a dict an object whose keys ending in ``?`` are optional. The test suite
+runs schemathesis against the document (every operation, generated requests), which fails on any
 response that the document does not describe.
 """
 
@@ -340,6 +340,47 @@ SCHEMAS: dict[str, Schema] = {
         },
         description="A game kept at the table: the board, the deal, the play, the log, the result",
     ),
+    "ComputerGame": obj(
+        {
+            "id": int,
+            "version": about(int, "Moves saved: a move names it"),
+            "rules": enum("six-card", "five-card"),
+            "length": enum(61, 121),
+            "level": enum(*(d.value for d in Difficulty)),
+            "muggins": bool,
+            "waiting": enum("discard", "play", "count", "over"),
+            "deal": int,
+            "dealer": about(enum(0, 1), "0: the player, 1: the computer"),
+            "scores": about([int], "The player's, then the computer's"),
+            "sides": array(
+                {"name": str, "front": int, "back": int},
+                description="Each side's pegs: front is the score, back the score before",
+            ),
+            "lurch_line": int,
+            "double_skunk_line": nullable(int),
+            "hand": about([str], "The player's cards: dealt, held in the play, or kept"),
+            "throw": about(int, "Cards the player throws to the crib"),
+            "playable": about([str], "The player's cards that keep the count within 31"),
+            "starter": nullable(str),
+            "count": nullable(int, description="The count of the play (told at beginner)"),
+            "pile": about([str], "The cards of the count (the last one only at dense)"),
+            "computer_holds": about(int, "Cards the computer holds in the play"),
+            "counting": nullable({"what": enum("hand", "crib"), "cards": [str]}),
+            "log": array(
+                {
+                    "deal": int,
+                    "seat": nullable(enum(0, 1)),
+                    "text": str,
+                    "points": int,
+                    "kind": enum("", "muggins", "refused", "missed"),
+                },
+                description="Every line of the game, oldest first",
+            ),
+            "result": nullable({"won": bool, "lurch": bool, "text": str, "review": str}),
+        },
+        description="A game against the computer: the board, the player's cards, the play, the"
+        " log; none of the computer's cards before they are shown",
+    ),
 }
 
 ERRORS = {
@@ -475,6 +516,13 @@ PATHS: dict[str, Schema] = {
                 query("mode", ["practice", "sprint"], "practice"),
                 query("focus", [c.value for c in Category]),  # a weak spot: every deal has it
                 query("first", ["0", "1"], "0"),  # a sprint's first hand
+                {  # a discard drill of given cards: a game's discard thrown again
+                    "name": "cards",
+                    "in": "query",
+                    "required": False,
+                    "schema": about(str, "Six cards dealt, for a discard drill: 5H 5D 5C JS 2C 9D"),
+                },
+                query("dealer", ["0", "1"], "0"),  # whose crib, with cards
             ),
         )
     },
@@ -602,6 +650,56 @@ PATHS: dict[str, Schema] = {
             ),
             parameters=(GAME,),
             meaning=GAME_ERRORS,
+        )
+    },
+    "/api/play": {
+        "post": operation(
+            "newComputerGame",
+            "Start a game against the computer (a guest is made on a first visit)",
+            {201: reply("ComputerGame", "The game, dealt")},
+            *POSTED,
+            429,
+            body=obj(
+                {
+                    "rules?": enum("six-card", "five-card"),
+                    "game?": enum(61, 121, None),
+                    "level?": enum(*(d.value for d in Difficulty)),
+                    "muggins?": bool,
+                }
+            ),
+            meaning={429: "Too many games started from one address: wait (Retry-After)"},
+        )
+    },
+    "/api/play/{game_id}/moves": {
+        "post": operation(
+            "computerGameMove",
+            "The player's move on the version seen (a throw, a card and its claim, a count),"
+            " and the computer's moves after it",
+            {
+                200: reply("ComputerGame", "The game after the move"),
+                409: reply(
+                    {"error": str, "game": "ComputerGame"},
+                    "The game moved on since the version seen: nothing was saved; the game now",
+                ),
+            },
+            *POSTED,
+            404,
+            429,
+            body=obj(
+                {
+                    "version": int,
+                    "do": enum("throw", "play", "count"),
+                    "cards?": [str],
+                    "card?": str,
+                    "claim?": int,
+                },
+                description="throw: cards; play: card and claim (what it pegs); count: claim",
+            ),
+            parameters=(in_path("game_id", int),),
+            meaning={
+                404: "No game of this player's has this id",
+                429: "Too many moves from one address: wait (Retry-After)",
+            },
         )
     },
 }

@@ -9,7 +9,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from records import games, progress, ratings
+from records import games, progress, ratings, versus
 from trainer import counting_rating
 from trainer import progress as figures
 from trainer.cards import Rank
@@ -39,8 +39,10 @@ def home() -> str:
     standing = progress.standing(player_id and get_db(), player_id, today)
     rating = None if player_id is None else ratings.standing(get_db(), player_id, today)
     next_daily = figures.next_daily_in(now(), players_offset())
+    playing = None if player_id is None else versus.in_progress(get_db(), player_id)
     return render_template(
         "pages/home.html",
+        playing=playing,
         today=today,
         standing=standing,
         rating=rating,
@@ -126,12 +128,13 @@ CALENDAR_WEEKS = 16
 TREND_WEEKS = 8
 """Weeks the history's trends by category go back."""
 HISTORY_GAMES = 10
-"""Games kept at the table the history lists, the latest first (``/board`` lists more)."""
+"""Games kept at the table, and games against the computer, the history lists (the latest
+first; ``/board`` lists more of the first)."""
 
 
 @bp.get("/history")
 def history() -> str:
-    """Days practised, sprint bests, weekly trends, and the games kept at the table."""
+    """Days practised, sprint bests, weekly trends, the games at the table and the computer's."""
     player = current_player()
     if player is None:
         return render_template("pages/history.html", player=None)
@@ -158,6 +161,7 @@ def history() -> str:
         trends=[_trend(figures.Trend.of(c, weeks[c])) for c in Category if c in weeks],
         kept=games.of_player(db, player.id, HISTORY_GAMES),
         record=games.record(db, player.id),
+        computer=versus.finished(db, player.id, HISTORY_GAMES),
     )
 
 

@@ -14,6 +14,7 @@ from records import progress
 from trainer.dealing import DAILY_KINDS, KINDS, Category, Difficulty, level_words
 from trainer.progress import SPRINT_PENALTY, SPRINT_SECONDS, best_sprint
 
+from .bodies import given_discard
 from .db import get_db
 from .players import current_player
 
@@ -36,7 +37,10 @@ def daily() -> str:
 
 @bp.get("/practice/<kind>")
 def practice(kind: str) -> str:
-    """Unlimited practice of one kind, aimed at the weak spots (or the one ``?focus=`` names)."""
+    """Unlimited practice of one kind, aimed at the weak spots (or the one ``?focus=`` names).
+
+    A discard drill may begin with given cards (``?cards=...&dealer=1``, a game's discard).
+    """
     if kind not in KINDS:
         abort(404, f"no drill {kind!r} (use one of: {', '.join(KINDS)})")
     levels = level_words(kind)
@@ -45,7 +49,9 @@ def practice(kind: str) -> str:
         difficulty = Difficulty.STANDARD.value
     focus = request.args.get("focus", "")
     focus = focus if focus in {c.value for c in Category if kind in c.kinds} else ""
-    extra = {"difficulty": difficulty, "levels": levels, "focus": focus}
+    extra: dict[str, Any] = {"difficulty": difficulty, "levels": levels, "focus": focus}
+    if kind == "discard":
+        extra["given"] = given_discard()
     return _drill_page("practice", kind, TITLES[kind], (kind,), **extra)
 
 

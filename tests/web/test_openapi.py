@@ -187,3 +187,26 @@ def test_a_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
         reply = client.post(f"/api/games/{game['code']}/moves", json=move)
         assert reply.status_code == status, reply.json
         check(path, "POST", reply, path_parameters=code, body=move)
+
+
+def test_a_computer_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
+    """A game against the computer started, a throw, a stale move (409 with the game) and a
+    refused one: each reply matches the document."""
+
+    def check(path: str, reply: TestResponse, **request: Any) -> Any:
+        api_schema[path]["POST"].Case(**request).validate_response(
+            reply, excluded_checks=[positive_data_acceptance]
+        )
+        return reply.json
+
+    body = {"rules": "six-card", "game": 61, "level": "beginner", "muggins": True}
+    game = check("/api/play", client.post("/api/play", json=body), body=body)
+    path, ids = "/api/play/{game_id}/moves", {"game_id": game["id"]}
+    for move, status in [
+        ({"version": 0, "do": "throw", "cards": game["hand"][:2]}, 200),
+        ({"version": 0, "do": "throw", "cards": game["hand"][2:4]}, 409),
+        ({"version": 1, "do": "count", "claim": 3}, 400),
+    ]:
+        reply = client.post(f"/api/play/{game['id']}/moves", json=move)
+        assert reply.status_code == status, reply.json
+        check(path, reply, path_parameters=ids, body=move)

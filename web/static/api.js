@@ -6,12 +6,14 @@ export class ApiError extends Error {
    * @param {string} message
    * @param {number} status the HTTP status (0 when the trainer could not be reached)
    * @param {number} [retryAfter] seconds the trainer asked to wait (its `Retry-After`), or 0
+   * @param {any} [body] the JSON of the answer, if any (a 409's state as it is now)
    */
-  constructor(message, status, retryAfter = 0) {
+  constructor(message, status, retryAfter = 0, body = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.retryAfter = retryAfter;
+    this.body = body;
   }
 }
 
@@ -53,7 +55,7 @@ async function request(url, init = {}, seconds = WAIT_SECONDS) {
   if (!response.ok) {
     const why = data && typeof data.error === "string" ? data.error : response.statusText;
     const wait = Number(response.headers.get("Retry-After")) || 0;
-    throw new ApiError(why || `The trainer answered ${response.status}.`, response.status, wait);
+    throw new ApiError(why || `The trainer answered ${response.status}.`, response.status, wait, data);
   }
   if (data === null) throw new ApiError("The trainer gave an answer this page cannot read.", response.status);
   return data;

@@ -38,6 +38,8 @@ const state = {
   step: 0, // a play drill: the card (or go) being pegged
   claims: [], // a play drill: what the player said of each step so far
   firstOfSprint: false,
+  // a discard drill of given cards (a game's discard, from its review): the first deal's
+  given: root.dataset.cards ? { cards: root.dataset.cards, dealer: root.dataset.dealer } : null,
 };
 
 /** The player's local date, YYYY-MM-DD. */
@@ -69,7 +71,9 @@ async function deal() {
     });
     if (page.focus) params.set("focus", page.focus);
     if (state.firstOfSprint) params.set("first", "1");
+    if (state.given) for (const [name, value] of Object.entries(state.given)) params.set(name, value);
     state.firstOfSprint = false;
+    state.given = null;
     drill = await getJSON(`/api/drills/next?${params}`);
   }
   show(drill);
