@@ -433,10 +433,6 @@ def run_chunk(
         ChunkError: ``faces`` holds fewer decks than the recipe's, or a scene set already there
             was drawn from other decks.
     """
-    import torch
-
-    from vision.training.train import train_classifier
-
     seed = chunk_seed(chunk, recipe)
     out = runs / f"{chunk:03d}"
     models = out / "models"
@@ -459,6 +455,10 @@ def run_chunk(
     phase("generate", t0)
     t0 = time.time()
     if not (models / "card_classifier.onnx").exists():
+        import torch  # the train extra's: the refusals above run without it
+
+        from vision.training.train import train_classifier
+
         torch.set_num_threads(1)
         train_classifier(
             data, recipe.epochs, recipe.batch, "cpu", lr=recipe.lr, name="train", resume=True,
