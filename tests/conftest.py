@@ -1,3 +1,57 @@
-"""The suite's shared fixtures: the databases (:mod:`tests.databases`)."""
+"""The suite's shared fixtures (the databases, :mod:`tests.databases`) and the slow-mark check.
+
+``python -m pytest -m "not slow" --unmarked-slow 1`` fails the run when a test not marked
+``slow`` took over a second: the fast lane's promise, checked on demand (on a quiet machine:
+the figure is wall time, so a busy one finds tests that are only slow there).
+"""
+
+from __future__ import annotations
+
+import pytest
 
 pytest_plugins = ["tests.databases"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--unmarked-slow",
+        type=float,
+        metavar="SECONDS",
+        help="fail the run when a test not marked slow takes longer than SECONDS (setup,"
+        " call and teardown together)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    limit = config.getoption("--unmarked-slow")
+    if limit is not None and not hasattr(config, "workerinput"):  # xdist's workers report here
+        config.pluginmanager.register(SlowCheck(limit), "unmarked-slow")
+
+
+class SlowCheck:
+    """The tests not marked slow that took longer than ``limit`` seconds."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.times: dict[str, float] = {}
+        self.over: list[tuple[str, float]] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "slow" in report.keywords:
+            return
+        total = self.times.pop(report.nodeid, 0.0) + report.duration
+        if report.when != "teardown":
+            self.times[report.nodeid] = total
+        elif total > self.limit:
+            self.over.append((report.nodeid, total))
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.over:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.over:
+            return
+        terminalreporter.section(f"tests over {self.limit:g} s not marked slow")
+        for nodeid, seconds in sorted(self.over, key=lambda over: -over[1]):
+            terminalreporter.line(f"{seconds:6.2f} s  {nodeid}")

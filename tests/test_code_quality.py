@@ -52,6 +52,7 @@ def test_one_docstring_style() -> None:
 ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
 
 
+@pytest.mark.slow
 def test_eslint_passes() -> None:
     """eslint (eslint.config.js) passes on the browser scripts: ES modules building DOM nodes."""
     if not ESLINT.exists():

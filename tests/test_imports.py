@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 TRAIN_ONLY = ("torch", "torchvision", "ultralytics", "onnx")
 
@@ -31,6 +33,7 @@ print("imported")
 """
 
 
+@pytest.mark.slow
 def test_every_module_imports_without_the_train_extra() -> None:
     result = subprocess.run(
         [sys.executable, "-c", IMPORT_ALL_WITHOUT_TRAINING],

@@ -139,6 +139,7 @@ def test_readme_has_examples() -> None:
 @pytest.mark.parametrize(
     "example", [marked(e) for e in EXAMPLES], ids=lambda e: f"README.md:{e.line}"
 )
+@pytest.mark.slow
 def test_console_example(example: Example, tmp_path: Path) -> None:
     """The command prints what the README shows under it (standard error included)."""
     for name, photo in PHOTOS.items():

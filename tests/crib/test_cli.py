@@ -60,6 +60,7 @@ def test_bad_input_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> 
     assert err == "crib score: error: unknown rank '1' in '1C' (use A,2-10,J,Q,K)\n"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly() -> None:
     """``crib stats | head -c 400``: the reader gone, the command stops without a word, as Unix
     tools do (here the pipe's reading end is closed before anything is written)."""

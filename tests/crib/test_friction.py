@@ -81,6 +81,7 @@ def _interrupted(process: subprocess.Popen[str], waiting_in: str) -> tuple[int, 
     return process.returncode, err
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_crib_score_reads_its_input(tmp_path: Path) -> None:
     """``crib score -`` waiting for the next line: Ctrl-C ends it with no traceback."""
     process = subprocess.Popen(

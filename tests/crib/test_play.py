@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, func, select
 
 from records.models import Answer, ComputerGameRecord
@@ -25,6 +26,7 @@ def last_line(screen: str, start: str) -> str:
     return [line for line in screen.splitlines() if line.startswith(start)][-1]
 
 
+@pytest.mark.slow
 def test_a_whole_game_to_121_counted_in_the_terminal(crib: Any, setup: dict[str, Any]) -> None:
     terminal = crib("play")
     shorted = over = 0
@@ -79,6 +81,7 @@ def test_a_whole_game_to_121_counted_in_the_terminal(crib: Any, setup: dict[str,
     engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_game_left_is_taken_up_again(crib: Any) -> None:
     first = crib("play", "--level", "beginner")
     first.expect("Throw two")

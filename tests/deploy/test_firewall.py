@@ -69,6 +69,7 @@ def connect(port: int, source: str) -> socket.socket | None:
     return client
 
 
+@pytest.mark.slow
 def test_an_address_opening_connections_in_a_loop_is_held_to_the_rate(port: int) -> None:
     """An address opening connections as fast as it can gets its burst and then the rate, no
     more; another address connects at once, and a connection made before the flood keeps

@@ -478,6 +478,7 @@ def check_board(game: Game) -> None:
     assert game.over == (game.setup.length in game.scores)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(games())
 def test_any_valid_moves_replay_to_the_same_state(game: Game) -> None:

@@ -104,6 +104,7 @@ def _index_photo(deck: Deck, card: str, index_px: float) -> tuple[np.ndarray, tu
     return photo, (left + x1 * s, top + y1 * s, left + x2 * s, top + y2 * s)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index_px", [40.0, 55.0])
 def test_a_synthetic_webcams_red_index_is_told_from_a_black_one(
     monkeypatch: pytest.MonkeyPatch, index_px: float

@@ -81,6 +81,7 @@ def test_a_models_folder_without_a_context_model_reads_without_one(tmp_path: Pat
     assert {p.name for p in reader_files(tmp_path)} >= {CONTEXT_ONNX, CONTEXT_JSON}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", ["tango", "ornamental"])
 def test_the_context_reads_more_table_cards_with_certainty_and_none_wrongly(deck: str) -> None:
     """On generated four-hand tables of small cards (a whole table in one photo) of two decks

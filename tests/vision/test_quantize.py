@@ -83,6 +83,7 @@ def test_a_copy_of_another_detector_is_not_served(tmp_path: Path) -> None:
     assert load_detector(tmp_path, ort.SessionOptions())[1] == tmp_path / DET_ONNX
 
 
+@pytest.mark.slow
 def test_the_int8_copy_reads_the_sample_hand_as_the_float_detector_does() -> None:
     image = cv2.imread(str(ROOT / "docs" / "sample-hand.jpg"))
     float_reader = CardReader(MODELS_DIR, FLOAT, threads=1)
@@ -101,6 +102,7 @@ def test_the_int8_copy_reads_the_sample_hand_as_the_float_detector_does() -> Non
     ]
 
 
+@pytest.mark.slow
 def test_quantize_detector_writes_a_current_copy_that_finds_the_float_models_boxes(
     tmp_path: Path, proc_faces: Path
 ) -> None:

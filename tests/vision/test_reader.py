@@ -61,6 +61,7 @@ def test_reads_held_out_synthetic_scenes(decks: list[Deck]) -> None:
     assert precision >= 0.85 and recall >= 0.6 and exact >= n // 2
 
 
+@pytest.mark.slow
 def test_reads_shared_real_photos(real_dir: Path) -> None:
     labels = json.loads((real_dir / "labels.json").read_text())
     names = [
@@ -164,6 +165,7 @@ def test_second_look_only_where_indices_are_small() -> None:
     assert detector_calls(12, photo=(960, 720)) == 1
 
 
+@pytest.mark.slow
 def test_a_few_first_detections_are_no_region_to_look_around() -> None:
     """Under :data:`LOOK_AROUND_FROM` first detections on a big photo (readings of print, say),
     or none, the second look covers the photo in 2x2 tiles, whatever their size; from that many
@@ -220,6 +222,7 @@ def test_onnx_threads_wait_without_spinning() -> None:
         assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
+@pytest.mark.slow
 def test_evaluate_function(real_dir: Path) -> None:
     """Three photos of each subset: every labelled card counted once, found or missed, the
     subsets adding up to "all", and the reader's recall on them as good as on the whole set."""

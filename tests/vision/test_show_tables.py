@@ -101,6 +101,7 @@ def totals(table: TableShow) -> dict[tuple[Role, frozenset[Card]], int]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_each_layout_is_grouped_on_the_cards_true_positions(deck: Deck, layout: str) -> None:
     """Grouping alone, on each card's true corners: every group exact once the crib is named."""

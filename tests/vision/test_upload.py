@@ -39,6 +39,7 @@ def png_bomb(side: int) -> bytes:
     return signature + _chunk(b"IHDR", header) + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bomb", [gif_bomb, png_bomb], ids=["gif-29-bytes", "png-117-kb"])
 def test_an_image_bomb_is_refused_before_decoding(bomb: object) -> None:
     """The issue's bombs (6320x6320, under the pixel limit): 29 bytes of GIF and 117 KB of PNG
@@ -183,6 +184,7 @@ def test_a_png_with_inflated_metadata_is_refused() -> None:
         decode_upload(_with_junk(data, 33, text * 40))
 
 
+@pytest.mark.slow
 def test_big_images_of_formats_decoded_whole_are_refused() -> None:
     """PNG, WebP, BMP and GIF are decoded at full size: above 16 MP (a 5K screen is 14.7) they
     are refused however much data they hold; a JPEG that big is decoded (at half size)."""

@@ -88,6 +88,7 @@ def test_an_unanswered_drill_is_dealt_anew_after_an_hour(client: FlaskClient, cl
     assert deal(client, "pegging")["id"] != first["id"]
 
 
+@pytest.mark.slow
 def test_new_deals_beyond_the_limit_are_a_429_until_a_minute_has_passed(
     client: FlaskClient, clock: Clock
 ) -> None:

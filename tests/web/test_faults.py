@@ -107,6 +107,7 @@ ACCOUNT_WRITES = {
 """Each account write: what comes before it, and the write (a form post)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("action", ACCOUNT_WRITES)
 def test_account_writes_into_a_deleted_database_file_are_not_acknowledged(
     tmp_path: Path, action: str

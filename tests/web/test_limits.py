@@ -420,6 +420,7 @@ def test_the_counts_default_to_the_database(app: Flask) -> None:
     assert counter.storage.engine is app.extensions["crib_database"].engine
 
 
+@pytest.mark.slow
 def test_only_the_requests_a_limit_is_about_pay_for_the_limiter(database_url: str) -> None:
     """A drill (no limit on it, a browser with its guest) never reaches the counts; a log-in
     post (its limits) does."""
@@ -494,6 +495,7 @@ def test_proxy_addresses_are_believed_only_when_trusted(database_url: str) -> No
         app.extensions["crib_database"].dispose()
 
 
+@pytest.mark.slow
 def test_guest_creation_is_limited_per_address(app: Flask) -> None:
     """Cookie-less deals each make a guest: 60 an hour from one address, then a 429; a
     browser that keeps its cookie deals on."""
@@ -610,6 +612,7 @@ def read_photo_stream(client: FlaskClient, address: str) -> tuple[TestResponse, 
     return answer, len(body) - stream.tell()
 
 
+@pytest.mark.slow
 def test_reads_are_limited_per_client(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Photos and camera frames count against one limit per client (here 3 a minute): past
     it a 429 with Retry-After, as JSON; another client reads on."""

@@ -130,6 +130,7 @@ def _rows(engine: Engine) -> dict[str, list[Any]]:
         }
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("instance")  # no instance/config.py of the checkout
 def test_database_from_before_migrations_is_upgraded_losing_nothing(
     engine: Engine,
@@ -222,6 +223,7 @@ def test_a_database_at_0004_upgrades_keeping_its_guests_and_their_cookies(
         app.extensions["crib_database"].dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("instance")
 def test_twin_names_are_kept_and_the_younger_renamed_at_0007(
     engine: Engine,

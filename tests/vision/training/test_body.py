@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 
+@pytest.mark.slow
 def test_a_face_set_names_the_decks_it_was_drawn_from(tmp_path: Path, proc_faces: Path) -> None:
     """Faces are drawn from whatever the face cache holds, and the set says which (the first
     body model was trained on 3 of the 30 decks without saying so); never a held-out deck."""

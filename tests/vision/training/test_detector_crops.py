@@ -43,6 +43,7 @@ def _labelled(data: Path, split: str) -> set[int]:
     return {CARDS.index(lab["card"]) for row in rows for lab in row["labels"]}
 
 
+@pytest.mark.slow
 def test_mined_crops_are_the_generators_form_and_hard_ones_are_repeated(
     scenes: Path, tmp_path: Path
 ) -> None:
@@ -67,6 +68,7 @@ def test_mined_crops_are_the_generators_form_and_hard_ones_are_repeated(
     assert kept["hard_copies"] == 3 and kept["train"]["crops"] == thrice["train"].crops
 
 
+@pytest.mark.slow
 def test_worker_processes_write_what_one_process_does(scenes: Path, tmp_path: Path) -> None:
     one = mine(scenes, tmp_path / "one", hard_copies=2)
     two = mine(scenes, tmp_path / "two", hard_copies=2, workers=2)

@@ -48,6 +48,7 @@ def test_labels_are_visible_corners(decks: list[Deck], seed: int) -> None:
         )
 
 
+@pytest.mark.slow
 def test_covered_corner_is_not_labelled(decks: list[Deck]) -> None:
     """Across many scenes some corners are hidden, and none of them is labelled."""
     hidden = labelled = 0
@@ -97,6 +98,7 @@ def test_negative_crops_include_card_faces() -> None:
     assert on_face(owner) >= 2 * max(1, on_face(None))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("webcam", [False, True], ids=["table scenes", "webcam frames"])
 def test_a_generated_set_names_the_decks_it_was_drawn_from(
     tmp_path: Path, proc_faces: Path, webcam: bool
@@ -112,6 +114,7 @@ def test_a_generated_set_names_the_decks_it_was_drawn_from(
     assert json.loads((tmp_path / "decks.json").read_text()) == cached + styled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("near", "least", "most"), [(0.0, 10, 24), (1.0, 26, 70)])
 def test_webcam_frames_hold_cards_far_from_the_camera_or_near_it(
     decks: list[Deck], monkeypatch: pytest.MonkeyPatch, near: float, least: float, most: float
