@@ -95,10 +95,10 @@ sys.path.insert(0, str(ROOT))
 
 from photo_post import read_request  # noqa: E402  (this folder is on sys.path)
 
+from crib.serve import DEFAULT_THREADS, DEFAULT_WORKERS  # noqa: E402
 from deploy.local_firewall import applied  # noqa: E402
 from deploy.local_nginx import find_program, prepare, running  # noqa: E402
 from deploy.local_server import free_port, spawn  # noqa: E402
-from web.cli import DEFAULT_THREADS, DEFAULT_WORKERS  # noqa: E402
 
 LUA = r"""
 local cookies = {%(cookies)s}

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from . import settings
+from web import settings
+
 from .interrupt import held
 
 EXIT_USAGE = 2
@@ -31,15 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``crib`` argument parser with every subcommand.
 
     Raises:
-        crib.settings.SettingError: a setting the reader reads as it loads is bad.
+        web.settings.SettingError: a setting the reader reads as it loads is bad.
     """
-    import web.cli
-
-    from . import drill, engine, play, read
+    from . import drill, engine, play, read, serve
 
     parser = argparse.ArgumentParser(prog="crib", description="Cribbage counting trainer.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for package in (engine, read, web.cli, drill, play):
+    for package in (engine, read, serve, drill, play):
         package.add_commands(commands)
     parser.set_defaults(vision_models=settings.value("VISION_MODELS"), held=held)
     listing = commands.add_parser(

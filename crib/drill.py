@@ -4,7 +4,7 @@ Deal, read the answer, grade it with the web's feedback (:mod:`crib.feedback`: i
 players' words, coloured where the terminal has colour), next with Enter, quit with ``q`` or
 Ctrl-C. Answers are stored as the web trainer stores them (:mod:`records.drills`), in its
 database (``CRIB_DATABASE_URL``, else ``config.py``'s, else ``instance/trainer.sqlite``:
-:func:`crib.settings.database_url`), so progress, weak spots and the daily streak are one:
+:func:`web.settings.database_url`), so progress, weak spots and the daily streak are one:
 
 * ``--user NAME`` plays as that account, its password asked and checked as the web's log-in
   checks it; this computer's terminal guest, if it answered anything, joins the account as a
@@ -36,8 +36,7 @@ from crib.feedback import ROLES
 from trainer.dealing import Category, Deal, Difficulty
 from trainer.errors import CribbageError, InvalidAnswerError
 from trainer.grading import MOST_COUNT, MOST_PEG, MOST_SHOW
-
-from . import settings
+from web import settings
 
 KINDS = ("hand", "crib", "pegging", "discard", "play", "sprint", "daily")
 """What ``crib drill`` practises: a kind of drill, the timed sprint, or the daily challenge."""

@@ -15,7 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from web.cli import DEFAULT_THREADS
+from crib.serve import DEFAULT_THREADS
 
 ROOT = Path(__file__).resolve().parents[1]
 

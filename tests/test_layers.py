@@ -1,8 +1,9 @@
 """The packages' layers: ``trainer`` (rules) below ``records`` (storage) below ``web`` (HTTP).
 
-``records`` imports no web framework, ``trainer`` neither storage nor web, ``vision`` (the card
-reader) none of ``web``, ``records`` or ``crib`` (its callers give it its models folder), and no
-blueprint of ``web`` imports another: what two views share lives below them.
+``records`` imports no web framework, ``trainer`` neither storage nor web and does no I/O,
+``vision`` (the card reader) none of ``web``, ``records`` or ``crib`` (its callers give it its
+models folder), no package imports ``crib`` (the command, the roof), and no blueprint of ``web``
+imports another: what two views share lives below them.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ print("imported")
         ("vision", ("web", "records", "crib")),
     ],
 )
+@pytest.mark.slow
 def test_a_package_imports_nothing_above_it(package: str, refused: tuple[str, ...]) -> None:
     result = subprocess.run(
         [sys.executable, "-c", IMPORT_PACKAGE_WITHOUT, package, *refused],
@@ -78,3 +80,51 @@ def test_no_blueprint_imports_another() -> None:
         name: sorted(_web_imports(modules[name]) & (blueprints - {name})) for name in blueprints
     }
     assert {name: found for name, found in crossings.items() if found} == {}
+
+
+IO_MODULES = {"argparse", "sys", "os", "io", "pathlib", "subprocess", "socket", "shutil", "getpass"}
+"""Modules through which code reads or writes the world outside it."""
+IO_CALLS = {"print", "open", "input"}
+
+
+def _io_used(path: Path) -> set[str]:
+    """The I/O modules ``path`` imports and the I/O builtins it calls."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(
+                a.name.split(".")[0] for a in node.names if a.name.split(".")[0] in IO_MODULES
+            )
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.update({node.module.split(".")[0]} & IO_MODULES)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            found.update({node.func.id} & IO_CALLS)
+    return found
+
+
+def test_the_rules_do_no_io() -> None:
+    """``trainer`` reads and prints nothing: its commands and their terminal text are ``crib``'s."""
+    used = {path.name: _io_used(path) for path in sorted((ROOT / "trainer").glob("*.py"))}
+    assert {name: found for name, found in used.items() if found} == {}
+
+
+def test_nothing_imports_the_command() -> None:
+    """``crib`` is the roof: no package below it imports it."""
+    importing = {
+        str(path.relative_to(ROOT))
+        for package in ("trainer", "records", "vision", "web")
+        for path in (ROOT / package).rglob("*.py")
+        if any(
+            (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 0
+                and (node.module or "").split(".")[0] == "crib"
+            )
+            or (
+                isinstance(node, ast.Import)
+                and any(a.name.split(".")[0] == "crib" for a in node.names)
+            )
+            for node in ast.walk(ast.parse(path.read_text()))
+        )
+    }
+    assert importing == set()

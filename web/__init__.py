@@ -1,7 +1,7 @@
 """The web trainer: daily challenge, drills, progress, the score calculators, the photo page.
 
 ``create_app()`` is the factory (``flask --app web run`` for development; ``crib serve`` runs
-it on gunicorn, see :mod:`web.serve`). Its settings are :mod:`crib.settings`'s table
+it on gunicorn, see :mod:`web.serve`). Its settings are :mod:`web.settings`'s table
 (``crib settings`` lists them): ``CRIB_<NAME>`` in the environment, or ``NAME`` in
 ``instance/config.py``.
 
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Flask loads with the app, not with the ``crib`` command (:mod:`web.cli`)
+if TYPE_CHECKING:  # Flask loads with the app, not with the ``crib`` command (:mod:`crib.serve`)
     from flask import Flask
 
 
@@ -33,20 +33,18 @@ def create_app(
 ) -> Flask:
     """Build the app: config, instance folder, database, blueprints.
 
-    The settings (:mod:`crib.settings`) come from the environment and ``instance/config.py``,
+    The settings (:mod:`web.settings`) come from the environment and ``instance/config.py``,
     or from ``test_config`` when given (its values as the settings would give them; ``CLOCK``:
     the app's clock, ``time.time`` by default). A new, empty database gets the schema;
     ``prepare_schema=False`` leaves the database as it is (for ``crib db upgrade``).
 
     Raises:
-        crib.settings.SettingError: a setting's value is bad (its message names it).
+        web.settings.SettingError: a setting's value is bad (its message names it).
         records.schema.SchemaError: the database's schema is behind (or unknown).
     """
     from flask import Flask
 
-    from crib import settings
-
-    from . import sessions
+    from . import sessions, settings
 
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -36,11 +36,11 @@ from limits import parse_many
 from limits.errors import ConfigurationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
-from crib.settings import SettingError
 from records import limit_storage, players, proofs
 
 from . import clock, errors, sessions
 from .db import get_db
+from .settings import SettingError
 
 View = TypeVar("View", bound=Callable[..., Any])
 Result = TypeVar("Result")
@@ -439,7 +439,7 @@ def init_app(app: Flask) -> None:
     a :class:`PostLimit` marked.
 
     Raises:
-        crib.settings.SettingError: the storage setting names a scheme the ``limits`` package
+        web.settings.SettingError: the storage setting names a scheme the ``limits`` package
             does not know, or whose client library is missing.
     """
     uri = app.config["RATELIMIT_STORAGE_URI"]

@@ -23,11 +23,10 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 from werkzeug.utils import import_string
 
-from crib import settings
 from trainer import score_show
 from trainer.discard import analyze_discards
 
-from . import create_app
+from . import create_app, settings
 
 
 class ServeError(Exception):

@@ -143,7 +143,7 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_REFRESH_EACH_REQUEST": True,
     "PERMANENT_SESSION_LIFETIME": LIFETIME,
 }
-"""Flask's session options, fixed (``SESSION_COOKIE_SECURE`` is a setting: :mod:`crib.settings`)."""
+"""Flask's session options, fixed (``SESSION_COOKIE_SECURE`` is a setting: :mod:`web.settings`)."""
 
 
 def init_app(app: Flask) -> None:

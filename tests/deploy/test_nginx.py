@@ -33,9 +33,9 @@ from typing import Any
 import pytest
 from limits import parse
 
+from crib.serve import DEFAULT_THREADS
 from deploy.local_nginx import HOST, SHIPPED, LocalNginx, nginx_command, prepare, running
 from deploy.local_server import free_port, spawn
-from web.cli import DEFAULT_THREADS
 from web.headers import HEADERS
 from web.limits import NEW_GUESTS_PER_CLIENT
 

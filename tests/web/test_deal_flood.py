@@ -14,11 +14,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import OperationalError
 
 import records.drills
-from crib.settings import BY_NAME
 from records.database import writing
 from records.drills import EXPIRES_AFTER, GUEST_IDLE_FOR, PURGE_EVERY
 from records.models import Answer, Drill, Player
 from web.db import get_db
+from web.settings import BY_NAME
 
 from .conftest import Clock
 from .test_api import deal, right_points

@@ -20,12 +20,12 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from benchmarks.photo_post import read_request
-from crib.settings import BY_NAME
 from records.limit_storage import DatabaseStorage
 from web import auth as auth_module
 from web import create_app, limits, sessions
 from web.headers import CONTENT_SECURITY_POLICY
 from web.limits import DATABASE_STORAGE
+from web.settings import BY_NAME
 
 from .conftest import CHEAP_PASSWORD_HASH, LOOSE_SITE_BUDGET, AuthActions, Clock, post_form
 

@@ -111,7 +111,7 @@ def test_serve_beyond_loopback_says_what_the_proxy_setting_means(
     that a proxy is in front (attack round 3): it says so as it starts, and what to do."""
     import io
 
-    from web import cli as web_cli
+    from crib import serve as web_cli
     from web import serve
 
     class Server:

@@ -11,7 +11,7 @@ import sys
 import textwrap
 from typing import TextIO
 
-from crib.settings import SETTINGS, SettingError
+from web.settings import SETTINGS, SettingError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -103,8 +103,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
     from records.schema import SchemaError
-
-    from .serve import ServeError, address, is_loopback, prepare
+    from web.serve import ServeError, address, is_loopback, prepare
 
     try:
         server = prepare(args.host, args.port, args.workers, args.threads)
@@ -125,8 +124,7 @@ def _upgrade(_args: argparse.Namespace, out: TextIO) -> int:
     from sqlalchemy.exc import OperationalError
 
     from records import schema
-
-    from . import create_app
+    from web import create_app
 
     try:
         database = create_app(prepare_schema=False).extensions["crib_database"]

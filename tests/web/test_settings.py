@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from crib import settings
 from crib.cli import EXIT_USAGE, main
-from crib.settings import SETTINGS, SettingError
-from web import create_app
+from web import create_app, settings
+from web.settings import SETTINGS, SettingError
 
 ROOT = Path(__file__).resolve().parents[2]
 
