@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = ("vision.training", "torch", "torchvision", "ultralytics", "onnx")
 """Packages serving never imports: the training code and the train extra."""
@@ -42,6 +44,7 @@ print(" ".join(sorted(loaded)) or "none")
 """
 
 
+@pytest.mark.slow
 def test_serving_and_reading_a_photo_import_no_training_code() -> None:
     result = subprocess.run(
         [sys.executable, "-c", SERVE_AND_READ],
