@@ -50,7 +50,7 @@ function setUp(form) {
 const state = { game: null, selected: new Set(), busy: false, seen: 0 };
 
 function statusLine(game) {
-  if (game.result) return game.result.text;
+  if (game.result) return ""; // the result says it
   const deal = `Deal ${game.deal} · ${game.dealer === 0 ? "your crib" : "the computer’s crib"}`;
   const doing = {
     discard: `throw ${game.throw} to the crib`,
