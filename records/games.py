@@ -4,7 +4,8 @@ A game is stored as its set-up and moves (:meth:`trainer.game.Game.to_json`) wit
 the number of moves saved. A move is saved only onto the version its page saw (``UPDATE ...
 WHERE version = :seen``): two phones moving at once never lose or double a move, the second
 is told the board moved on (:func:`save` returns ``None``). The result is kept beside the
-moves, for the history and the games won and lost. Every function is told the time (``now``).
+moves, for the history, the games won and lost and the matches (the games between the same
+players). Every function is told the time (``now``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
 
-from trainer.game import LURCH_LINES, Game
+from trainer import board
+from trainer.game import LURCH_LINES, Game, Result, Setup
+from trainer.rules import RULESETS, get_rules
 
 from .database import writing
 from .models import GameRecord
@@ -196,3 +199,43 @@ def record(db: Connection, player_id: int) -> Record:
         else:  # with three, each loser is lurched on his own score (the winner's is home)
             lost, lurched = lost + 1, lurched + (scores[side] < LURCH_LINES[max(scores)])
     return Record(won, lost, lurches_won, lurched)
+
+
+_FINISHED = (
+    select(
+        GAMES.c.rules,
+        GAMES.c.data["names"],
+        GAMES.c.data["length"],
+        GAMES.c.data["double_skunk_games"],
+        GAMES.c.winner,
+        GAMES.c.scores,
+    )
+    .where(GAMES.c.owner_id == bindparam("owner_id"), GAMES.c.winner.is_not(None))
+    .order_by(GAMES.c.finished_at.desc(), GAMES.c.id.desc())
+)
+
+
+def _finished(db: Connection, player_id: int, players: int | None = None) -> list[board.Finished]:
+    """The games over that ``player_id`` kept (of ``players`` players), the latest first."""
+    query = _FINISHED
+    if players is not None:
+        same = [name for name, rules in RULESETS.items() if rules.players == players]
+        query = query.where(GAMES.c.rules.in_(same))
+    finished = []
+    rows = db.execute(query, {"owner_id": player_id})
+    for rules, names, length, double_skunk, winner, scores in rows:
+        # a game stored before the double skunk was set up counts it as the rule books do
+        counted = {} if double_skunk is None else {"double_skunk_games": double_skunk}
+        setup = Setup(get_rules(rules), tuple(names), length=length, **counted)
+        finished.append((setup, Result(winner, tuple(scores), length, setup.double_skunk_games)))
+    return finished
+
+
+def match(db: Connection, player_id: int, setup: Setup) -> board.Match:
+    """The match between ``setup``'s players: the games over that ``player_id`` kept of them."""
+    return board.Match.of(setup, _finished(db, player_id, setup.players))
+
+
+def matches(db: Connection, player_id: int) -> list[board.Match]:
+    """Each match of the games ``player_id`` kept, the one last finished first."""
+    return board.matches(_finished(db, player_id))

@@ -20,12 +20,13 @@ the counter's left.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import Rank
-from .game import CRIB, Game, GameError, ShowTarget
+from .game import CRIB, Game, GameError, Result, Setup, ShowTarget
 from .items import number_words
 from .rules import FOUR_HAND, SIX_CARD, THREE_HAND
 from .show import Breakdown, score_typed
@@ -255,3 +256,98 @@ def _result(game: Game) -> dict[str, Any] | None:
         "games_lost": [result.games_lost(side) for side in result.losers],
         "text": text,
     }
+
+
+Finished = tuple[Setup, Result]
+"""A game over: who played it, and how it ended."""
+
+
+def _sides(setup: Setup) -> tuple[frozenset[str], ...]:
+    """Each side's players, by name in any case."""
+    return tuple(
+        frozenset(setup.names[seat].casefold() for seat in setup.seats_of(side))
+        for side in range(setup.sides)
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Match:
+    """A tally of the games between the same players, as a scoreboard keeps it.
+
+    >>> ann_bob = Setup(SIX_CARD, ("Ann", "Bob"))
+    >>> games = [(ann_bob, Result(0, (121, 80), 121)), (Setup(SIX_CARD, ("bob", "ann")),
+    ...          Result(0, (121, 100), 121)), (ann_bob, Result(0, (121, 95), 121))]
+    >>> Match.of(ann_bob, games).text
+    'Ann 3 – Bob 1 (one lurch)'
+    """
+
+    names: tuple[str, ...]
+    """Each side's name (:meth:`trainer.game.Setup.side_name`)."""
+    games: tuple[int, ...]
+    """Games each side won, a lurch counting two (a double skunk as its game set it)."""
+    wins: tuple[int, ...]
+    """Games each side won, each counting one."""
+    lurches: tuple[int, ...]
+    """Games each side won by a lurch."""
+
+    @classmethod
+    def of(cls, setup: Setup, finished: Iterable[Finished]) -> Match:
+        """The tally of the ``finished`` games between ``setup``'s players, in its sides' order.
+
+        Games of other players are left out: the same players are the same names (in any
+        case), each on the same side as his partner, wherever they sat.
+        """
+        sides = _sides(setup)
+        games, wins, lurches = [0] * setup.sides, [0] * setup.sides, [0] * setup.sides
+        for played, result in finished:
+            theirs = _sides(played)
+            if set(theirs) != set(sides):
+                continue
+            side = sides.index(theirs[result.winner])
+            games[side] += result.games_won
+            wins[side] += 1
+            lurches[side] += result.lurch
+        names = tuple(setup.side_name(side) for side in range(setup.sides))
+        return cls(names, tuple(games), tuple(wins), tuple(lurches))
+
+    @property
+    def played(self) -> int:
+        """Games finished between these players."""
+        return sum(self.wins)
+
+    @property
+    def text(self) -> str:
+        """The tally as a scoreboard says it: ``"Ann 3 – Bob 1 (one lurch)"``."""
+        tally = zip(self.names, self.games, strict=True)
+        text = " – ".join(f"{name} {games}" for name, games in tally)
+        lurches = sum(self.lurches)
+        if lurches:
+            said = number_words(lurches) if lurches <= 20 else str(lurches)
+            text += f" ({said} {'lurch' if lurches == 1 else 'lurches'})"
+        return text
+
+    def ahead_first(self) -> Match:
+        """The tally with the side of the most games first, as a scoreboard says a score."""
+        order = sorted(range(len(self.names)), key=lambda side: -self.games[side])
+        return Match(
+            tuple(self.names[side] for side in order),
+            tuple(self.games[side] for side in order),
+            tuple(self.wins[side] for side in order),
+            tuple(self.lurches[side] for side in order),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The tally as a page draws it, with its sentence."""
+        return {**dataclasses.asdict(self), "played": self.played, "text": self.text}
+
+
+def matches(finished: Iterable[Finished]) -> list[Match]:
+    """The tally of each table of players among the ``finished`` games, the side ahead first.
+
+    In the order of the first game of each, with its names as written there.
+    """
+    games = list(finished)
+    first: dict[frozenset[frozenset[str]], Setup] = {}
+    for setup, _ in games:
+        first.setdefault(frozenset(_sides(setup)), setup)
+    return [Match.of(setup, games).ahead_first() for setup in first.values()]

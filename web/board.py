@@ -37,11 +37,18 @@ STALE = (
 
 @bp.get("/board")
 def index() -> str:
-    """Set up a game; the games this player keeps, with their results and the games won."""
+    """Set up a game; the games this player keeps, their results, the games won, the matches."""
     player = current_player()
-    kept = [] if player is None else games.of_player(get_db(), player.id)
-    record = None if player is None else games.record(get_db(), player.id)
-    return render_template("board/index.html", kept=kept, record=record, rulesets=RULESETS)
+    if player is None:
+        return render_template("board/index.html", kept=[], matches=[], rulesets=RULESETS)
+    db = get_db()
+    return render_template(
+        "board/index.html",
+        kept=games.of_player(db, player.id),
+        record=games.record(db, player.id),
+        matches=games.matches(db, player.id),
+        rulesets=RULESETS,
+    )
 
 
 @bp.get("/board/<code>")
@@ -124,17 +131,21 @@ _VIEWS: games.Kept[dict[str, Any]] = games.Kept(games.VIEWS_KEPT)
 
 
 def _view(row: Row[Any], game: Game | None) -> dict[str, Any]:
-    """The board of ``row``'s game (:func:`trainer.board.view`), said once a version.
+    """The board of ``row``'s game (:func:`trainer.board.view`) with its match, once a version.
 
     A game's code and version name its moves, so each process says a board once however many
     phones watch it (a watched game's board is asked for by each of them after each move).
-    ``game`` is the game ``row`` holds, when the caller has it. The board is shared: not to be
-    changed.
+    ``game`` is the game ``row`` holds, when the caller has it. The match (the games over
+    between its players that its keeper kept, this one among them once over) is ``None``
+    while there are none. The board is shared: not to be changed.
     """
     key = (row.code, row.version)
     said = _VIEWS.get(key)
     if said is None:
-        said = _VIEWS.keep(key, board.view(games.game_of(row) if game is None else game))
+        game = games.game_of(row) if game is None else game
+        match = None if row.owner_id is None else games.match(get_db(), row.owner_id, game.setup)
+        shown = match.to_json() if match is not None and match.played else None
+        said = _VIEWS.keep(key, board.view(game) | {"match": shown})
     return said
 
 

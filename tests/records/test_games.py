@@ -3,10 +3,14 @@ time, listed with their results (issue house3, section 3)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection
+from typing import Any
 
-from records import games
+from sqlalchemy import Connection, update
+
+from records import games, players
 from trainer import board
+from trainer.board import Match
+from trainer.game import Game
 
 from .conftest import NOW
 
@@ -23,3 +27,48 @@ def test_a_move_is_saved_only_onto_the_version_it_saw(db: Connection, guest: int
     assert [g.code for g in games.of_player(db, guest)] == [row.code]
     assert games.record(db, guest) == games.Record()
     assert games.get(db, "no-such-code") is None
+
+
+def finished(names: list[str], scores: list[int], **setup: Any) -> Game:
+    """A game between ``names``, each side pegged to its score in ``scores`` (the lowest first)."""
+    game = board.new_game({"names": names, **setup})
+    for side in sorted(range(len(scores)), key=lambda s: scores[s]):
+        while game.scores[side] < scores[side]:
+            game = game.peg(side, min(29, scores[side] - game.scores[side]))
+    return game
+
+
+def test_a_match_tallies_the_games_between_the_same_players(db: Connection, guest: int) -> None:
+    """Games won between the same names (in any case, in any seats), a lurch two, a double
+    skunk as its game set it (a game stored before the setting: as the rule books); other
+    tables, games under way and other keepers' left out (issue players3, item 6)."""
+    other = int(players.new_guest(db, NOW).id)
+    kept = [
+        (guest, ["Ann", "Bob"], [121, 80], {}),  # a lurch: two games to Ann
+        (guest, ["bob", "ANN"], [121, 100], {}),  # the other way round: one to Bob
+        (guest, ["Ann", "Bob"], [121, 50], {"double_skunk_games": 4}),  # four to Ann
+        (guest, ["Ann", "Bob"], [60, 40], {}),  # under way
+        (guest, ["Ann", "Cy"], [95, 121], {}),
+        (guest, ["Ann", "Bob", "Cy"], [121, 95, 95], {}),
+        (other, ["Ann", "Bob"], [0, 121], {}),
+        (guest, ["Ann", "Bob", "Cy", "Di"], [121, 90], {}),  # Ann and Cy lurch Bob and Di
+        (guest, ["Bob", "Ann", "Di", "Cy"], [121, 100], {}),  # Bob and Di win
+    ]
+    rows = [
+        games.create(db, finished(names, scores, **setup), owner_id=keeper, seat=None, now=NOW + n)
+        for n, (keeper, names, scores, setup) in enumerate(kept)
+    ]
+    before = {k: v for k, v in rows[0].data.items() if k != "double_skunk_games"}
+    db.execute(update(games.GAMES).where(games.GAMES.c.id == rows[0].id).values(data=before))
+    two = Game.new("six-card", ["Bob", "Ann"]).setup
+    assert games.match(db, guest, two) == Match(("Bob", "Ann"), (1, 6), (1, 2), (0, 2))
+    assert games.match(db, guest, two).text == "Bob 1 – Ann 6 (two lurches)"
+    four = Game.new("four-hand", ["Cy", "Bob", "Ann", "Di"]).setup
+    assert games.match(db, guest, four).text == "Cy and Ann 2 – Bob and Di 1 (one lurch)"
+    assert games.match(db, other, two).text == "Bob 2 – Ann 0 (one lurch)"
+    assert [m.text for m in games.matches(db, guest)] == [
+        "Ann and Cy 2 – Bob and Di 1 (one lurch)",
+        "Ann 1 – Bob 0 – Cy 0",
+        "Cy 1 – Ann 0",
+        "Ann 6 – Bob 1 (two lurches)",
+    ]

@@ -301,3 +301,30 @@ def test_a_guest_who_kept_no_game_sees_no_empty_list(client: FlaskClient) -> Non
     assert "Your games" not in client.get("/board").text
     new_game(client)
     assert "Your games" in client.get("/board").text
+
+
+def test_the_match_between_the_same_players_is_on_the_board_and_the_list(
+    client: FlaskClient,
+) -> None:
+    """Ann lurches Bob, Bob wins one, Ann one with the seats the other way round: the next
+    game's board and the games list say "Ann 3 – Bob 1 (one lurch)" (issue players3, item 6)."""
+    pegged_to(client, pegged_to(client, new_game(client), 1, 80), 0, 121)
+    pegged_to(client, pegged_to(client, new_game(client), 0, 100), 1, 121)
+    swapped = new_game(client, names=["Bob", "Ann"])
+    last = pegged_to(client, pegged_to(client, swapped, 0, 95), 1, 121)
+    assert last["match"]["text"] == "Bob 1 – Ann 3 (one lurch)"  # this game's seats
+    game = new_game(client)
+    assert game["match"] == {
+        "names": ["Ann", "Bob"],
+        "games": [3, 1],
+        "wins": [2, 1],
+        "lurches": [1, 0],
+        "played": 3,
+        "text": "Ann 3 – Bob 1 (one lurch)",
+    }
+    assert client.get(f"/api/games/{game['code']}").json["match"] == game["match"]
+    assert new_game(client, names=["Ann", "Cy"])["match"] is None  # no game over yet
+    assert (
+        "<strong>Ann 3 – Bob 1 (one lurch)</strong> <small>3 games</small>"
+        in client.get("/board").text
+    )

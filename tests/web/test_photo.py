@@ -264,6 +264,35 @@ def test_a_whole_table_comes_back_grouped_and_scored(
     assert groups[0]["box"] == [90.0, 85.0, 185.0, 115.0] and result["question"] is None
 
 
+def test_a_card_read_unsure_on_the_table_comes_with_the_readers_guesses(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board's photo of the table, K♦ read unsure: it is in its hand, the reader's guess
+    first among its choices, for the board to offer; that hand alone is not scored."""
+    cards = [
+        *fanned("5H 5D 5C KD", 100, 100),
+        *fanned("2H 4H 6H 8H", 100, 700),
+        *fanned("AC 2C 3C 4D", 420, 420),
+        *fanned("5S", 360, 420),
+    ]
+    cards[3] = dataclasses.replace(cards[3], confidence=0.4, uncertain=True, choices=("KD", "KH"))
+    install_reader(monkeypatch, lambda data: FakeReading(cards, None))
+    form = {"image": (io.BytesIO(TINY_PHOTO), "table.jpg"), "players": "2", "rules": "six-card"}
+    result = client.post("/api/read", data=form, content_type="multipart/form-data").json
+    assert result["cards"][3] | {"box": None} == {
+        "card": "KD",
+        "confidence": 0.4,
+        "box": None,
+        "uncertain": True,
+        "choices": ["KD", "KH"],
+    }
+    groups = result["groups"]
+    assert [g["role"] for g in groups] == ["hand", "hand", "crib", "starter"]
+    assert groups[0]["cards"] == [0, 1, 2, 3] and groups[0]["score"] is None
+    assert groups[1]["score"]["total"] == score_show(["2H", "4H", "6H", "8H"], "5S").total
+    assert result["question"] is None and "check KD" in result["note"]
+
+
 def test_twenty_one_cards_are_not_refused(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,11 +1,13 @@
-/* Keep a game's score at the table: set a game up, draw its board, move its pegs (big buttons,
-   or the play card by card), count each hand and the crib from a photo of the table or the
-   cards typed, undo any move; every phone with the link asks for the board each second (a 304
-   while nothing moved) and draws each peg as it is made. Every message is in players' words. */
+/* Keep a game's score at the table: set a game up, draw its board and the match's tally, move
+   its pegs (big buttons, or the play card by card), count each hand and the crib from a photo
+   of the table (a card the reader is unsure of confirmed with a tap) or the cards typed, undo
+   any move; every phone with the link asks for the board each second (a 304 while nothing
+   moved) and draws each peg as it is made. Every message is in players' words. */
 import { ApiError, postForm, postJSON } from "./api.js";
 import { SUITS, cardText, colour, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { COLOURS, drawBoard } from "./pegboard.js";
+import { choiceButtons, takeAs } from "./reading.js";
 
 const $ = (id) => document.getElementById(id);
 /** How often a page asks whether the board moved (the issue: each peg seen within a second or two). */
@@ -13,6 +15,8 @@ const POLL_MS = 1000;
 /** Seconds a photo of the whole table may take to read on a busy server. */
 const READ_SECONDS = 90;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+/** The 52 cards, a suit at a time, as the chips lay them out. */
+const CARDS = [..."SHDC"].flatMap((suit) => RANKS.map((rank) => rank + suit));
 /** The peg buttons: what players peg in the play, and the reason the log gives it. */
 const PEGS = [
   { label: "1", points: 1, reason: "" },
@@ -206,8 +210,11 @@ function draw(game) {
   $("result").classList.toggle("lurch", Boolean(game.result && game.result.lurch));
   drawBoard($("board"), game);
   drawScores(game);
+  show("match", game.match ? `Match: ${game.match.text}` : "");
   const keeping = keeper();
   $("keep").hidden = !keeping;
+  $("game").classList.toggle("keeping", keeping);
+  $("game").dataset.phase = game.phase;
   if (keeping) {
     const open = game.phase !== "over";
     $("seats").hidden = $("play-panel").hidden = !open || game.phase !== "play";
@@ -309,15 +316,12 @@ async function readPhoto(file, extra = {}) {
 /** What keeps the photo from counting, in players' words; "" when it can be counted. */
 function readingProblem(game, answer, roles) {
   const size = game.names.length * game.hand_size + game.crib_size + 1;
-  const grouped = answer.groups.flatMap((group) => group.cards);
-  const read = grouped.length;
+  const read = answer.groups.flatMap((group) => group.cards).length;
   if (read !== size) {
     return `This photo shows ${read} card${read === 1 ? "" : "s"}; at the show this table has ${size}: ` +
       `${game.names.length} hands of ${game.hand_size}, the crib of ${game.crib_size} and the starter. ` +
       "Take it again with every card in view, or type the cards.";
   }
-  const unsure = grouped.filter((i) => answer.cards[i].uncertain).map((i) => `${cardText(answer.cards[i].card)}?`);
-  if (unsure.length) return `The reader is unsure of ${unsure.join(" ")}: take the photo again closer, or type the cards.`;
   if (answer.question && answer.question.kind === "groups") return `${answer.question.text} Take it again with the groups apart, or type the cards.`;
   const hands = roles.filter((r) => r === "hand").length;
   if (hands > game.names.length || roles.filter((r) => r === "crib").length > 1) return answer.note;
@@ -344,6 +348,11 @@ function drawReading() {
         return button;
       }),
     );
+    return;
+  }
+  const unsure = answer.groups.flatMap((group) => group.cards).find((i) => answer.cards[i].uncertain);
+  if (unsure !== undefined) {
+    box.replaceChildren(...askCard(unsure));
     return;
   }
   const hands = roles.map((role, i) => (role === "hand" ? i : -1)).filter((i) => i >= 0);
@@ -380,11 +389,28 @@ function drawReading() {
   const count = h("button", { type: "button", id: "count-photo", text: "Count them" });
   count.disabled = cribAsked;
   count.addEventListener("click", countReading);
-  box.replaceChildren(
-    cribAsked ? h("p", { className: "question", text: `Which group is ${game.names[game.dealer]}’s crib (${game.names[game.dealer]} deals)?` }) : null,
-    ...rows,
-    count,
-  );
+  const asked = cribAsked ? [h("p", { className: "question", text: `Which group is ${game.names[game.dealer]}’s crib (${game.names[game.dealer]} deals)?` })] : [];
+  box.replaceChildren(...asked, ...rows, count); // (replaceChildren writes a null as "null")
+}
+
+/** Ask what card `i` is, the reader unsure of it: its guess taken with one tap, one of its
+ *  other choices, or any card not read elsewhere on the table; then read on. */
+function askCard(i) {
+  const { answer } = state.reading;
+  const read = answer.cards[i];
+  const beside = answer.groups.find((group) => group.cards.includes(i)).cards.filter((c) => c !== i)
+    .map((c) => cardText(answer.cards[c].card));
+  const elsewhere = new Set(answer.cards.filter((c) => c !== read).map((c) => c.card));
+  const settle = (code) => { takeAs(read, code); drawReading(); };
+  const other = h("select", { className: "other-card", "aria-label": "another card" },
+    h("option", { value: "", text: "Another card…" }),
+    ...CARDS.filter((code) => !elsewhere.has(code)).map((code) => h("option", { value: code, text: cardText(code) })));
+  other.addEventListener("change", () => { if (other.value) settle(other.value); });
+  const where = beside.length ? `, in a group with ${beside.join(" ")}` : "";
+  return [
+    h("p", { className: "question", text: `The reader is unsure of a card${where}: is it ${cardText(read.card)}?` }),
+    h("div", { className: "unsure-card" }, choiceButtons(read.choices, settle), other),
+  ];
 }
 
 /** Count each hand still to show and the crib, in the show's order, from the photo. */

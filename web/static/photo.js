@@ -5,6 +5,7 @@ import { ApiError, WAIT_SECONDS, postForm, postJSON } from "./api.js";
 import { cardText, cardToken, miniCards } from "./cards.js";
 import { h } from "./dom.js";
 import { mountPicker, typedTokens } from "./picker.js";
+import { choiceButtons, takeAs } from "./reading.js";
 
 const $ = (id) => document.getElementById(id);
 const ROLES = ["hand", "crib", "starter"];
@@ -134,10 +135,9 @@ function move(from, card, target) {
   changed();
 }
 
-/** Take `code` as what `card` is (typed, or picked among its choices): the player's word,
- *  not the reader's certainty. */
+/** Take `code` as what `card` is, and score the table again. */
 function settle(card, code) {
-  Object.assign(card, { card: code, uncertain: false, confidence: 1, choices: [code], typed: true });
+  takeAs(card, code);
   changed();
 }
 
@@ -175,13 +175,7 @@ function chip(group, index, card) {
     const token = typedCard(input);
     if (token && !alreadyThere(token, card)) settle(card, token);
   });
-  const choices = card.uncertain && card.choices.length > 1
-    ? h("span", { className: "choices" }, ...card.choices.map((code) => {
-      const pick = h("button", { type: "button", className: "choice", text: cardText(code), "aria-label": `it is ${cardText(code)}` });
-      pick.addEventListener("click", () => settle(card, code));
-      return pick;
-    }))
-    : null;
+  const choices = card.uncertain && card.choices.length > 1 ? choiceButtons(card.choices, (code) => settle(card, code)) : null;
   const targets = [
     h("option", { value: "", text: "Move to…" }),
     ...table.groups.map((g, i) => (i === index || g.role === "starter" ? null : h("option", { value: String(i), text: names[i] }))),
