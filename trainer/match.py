@@ -6,8 +6,8 @@ heels), the cards are played (:meth:`Match.play`: the pone leads; a player who c
 go and the other plays on; the go or the last card pegs one, a 31 two; the player after the last
 card's leads the next count; the five-card play is one count, ended by the first go or 31), then
 the pone's hand, the dealer's and the crib are counted (:meth:`Match.show`). The first player
-to reach the game's end wins at once, in the play or in the show. The five-card game gives the
-first pone three for last.
+to reach the game's end wins at once, in the play or in the show, his peg in the game hole (a
+count beyond it is not pegged). The five-card game gives the first pone three for last.
 
 What a seat pegs for a card or a show is what its player claims (the exact count when none is
 claimed): a claim over the count is refused, one under it pegs less, and :meth:`Match.peg`
@@ -380,7 +380,7 @@ class Match:
     def _peg(self, seat: int, points: int, what: str) -> None:
         if self.winner is not None:
             return
-        self.scores[seat] += points
+        self.scores[seat] = min(self.scores[seat] + points, self.rules.game)  # the game hole
         self._pegged.append(Pegged(seat, points, what))
         if self.scores[seat] >= self.rules.game and self.winner is None:
             self.winner = seat

@@ -340,9 +340,9 @@ def test_a_games_scores_are_the_engines_items(seed: int) -> None:
         for seat, points, _ in pegged:
             totals[seat] += points
         assert deal.dealer == (seed % 2 + number) % 2
-    assert tuple(totals) == game.scores
-    assert game.scores[game.winner] >= 121 > game.scores[1 - game.winner]
-    assert game.scores[game.winner] - 121 < game.deals[-1].pegged[-1].points
+    assert tuple(min(total, 121) for total in totals) == game.scores  # pegged out in the hole
+    assert game.scores[game.winner] == 121 > game.scores[1 - game.winner]
+    assert totals[game.winner] - 121 < game.deals[-1].pegged[-1].points
 
 
 def test_the_five_card_play_is_one_count() -> None:
