@@ -73,6 +73,7 @@ import argparse
 import contextlib
 import functools
 import http.client
+import json
 import os
 import re
 import shutil
@@ -89,6 +90,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -505,6 +507,66 @@ def home_flood(target: Target, stop: threading.Event, _index: int, tries: list[i
     get_flood(target, stop, tries, "/")
 
 
+BOARD_MOVES = 900
+"""The moves a board keeper's game holds before the keeper moves on it (attack round 4,
+finding 2: a move replayed the whole game, up to 1,000 moves, the cap): the other 100 are the
+keeper's pegs, 25 seconds of them at the pace."""
+MOVES_A_SECOND = 4.0
+"""A keeper's pace: the trainer's move limit for a client (240 a minute)."""
+
+
+def board_request(
+    target: Target, source: str, path: str, body: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` as JSON to ``path`` from ``source`` on a connection of its own, again after
+    a refusal's ``Retry-After`` until it is not refused (429)."""
+    while True:
+        connection = target.connect(timeout=30, source_address=(source, 0))
+        try:
+            data = json.dumps(body).encode()
+            connection.request("POST", path, data, {"Content-Type": "application/json"})
+            reply = connection.getresponse()
+            answer = reply.read()
+            if reply.status != 429:
+                return reply.status, json.loads(answer or b"{}")
+            time.sleep(float(reply.headers.get("Retry-After", 1)))
+        finally:
+            connection.close()
+
+
+def board_keeper(target: Target, stop: threading.Event, index: int, tries: list[int]) -> None:
+    """Keep a board of :data:`BOARD_MOVES` moves from ``127.0.0.(index + 2)``, and peg on it at
+    the move limit's pace. The game is grown first, each move from another
+    address (the keeper's key moves it from anywhere) so that no address's limit slows the
+    growing; it counts in ``tries[1]`` once grown, and every peg in ``tries[0]``."""
+    source = f"127.0.0.{index + 2}"
+    status, game = board_request(target, source, "/api/games", {"names": ["Ann", "Bob"]})
+    if status != 201:
+        raise RuntimeError(f"no game for the keeper: {status} {game}")
+    path = f"/api/games/{game['code']}/moves"
+    sent = 0
+
+    def move(source: str, **move: object) -> None:
+        nonlocal game, sent
+        body = {**move, "version": game["version"], "key": game["key"]}
+        status, reply = board_request(target, source, path, body)
+        sent += 1
+        if status != 200:
+            raise RuntimeError(f"the keeper's move was refused: {status} {reply}")
+        game = reply
+
+    while int(game["moves"]) + 4 <= BOARD_MOVES and not stop.is_set():
+        grower = f"127.0.{10 + index}.{sent % 250 + 2}"
+        for _ in range(3):
+            move(grower, move="show", hand=game["next_to_show"], points=0)
+        move(grower, move="deal")
+    tries[1] += 1
+    while not stop.is_set():  # a peg each in turn: nobody reaches home
+        move(source, move="peg", seat=tries[0] % 2, points=1, reason="bench")
+        tries[0] += 1
+        stop.wait(1 / MOVES_A_SECOND)
+
+
 Attacker = Callable[[Target, threading.Event, int, list[int]], None]
 ATTACKS: dict[str, tuple[Attacker, int]] = {
     "slow-loris": (slow_loris, 2),
@@ -520,6 +582,7 @@ ATTACKS: dict[str, tuple[Attacker, int]] = {
     "camera": (live_camera, 1),
     "score-4": (score_flood, 4),
     "home-8": (home_flood, 8),
+    "boards-4": (board_keeper, 4),
 }
 """Each attack: what every one of its clients does, and how many clients run at once."""
 FRAME_POSTERS = {frames_one_address, frames_8_addresses, live_camera}
@@ -554,6 +617,8 @@ def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[
     warm_by = time.monotonic() + 60
     while attacker in FRAME_POSTERS and tries[1] < 2 and time.monotonic() < warm_by:
         time.sleep(0.2)  # frames read: the workers have loaded the card model
+    while attacker is board_keeper and tries[1] < clients:
+        time.sleep(0.2)  # every keeper's game grown to its moves
     try:
         yield tries
     finally:

@@ -69,8 +69,22 @@ class Kept(Generic[T]):
                 del self.values[next(iter(self.values))]
         return value
 
+    def latest(self, code: str) -> T | None:
+        """The value kept for the latest version of game ``code``, if any is."""
+        with self.lock:
+            versions = [version for kept, version in self.values if kept == code]
+            return self.values[code, max(versions)] if versions else None
 
-_GAMES: Kept[Game] = Kept(VIEWS_KEPT)
+
+@dataclasses.dataclass(frozen=True)
+class _Replayed:
+    """A game replayed in this process, and the stored moves it was replayed from."""
+
+    game: Game
+    moves: list[dict[str, Any]]
+
+
+_GAMES: Kept[_Replayed] = Kept(VIEWS_KEPT)
 
 _BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
 _VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
@@ -150,14 +164,24 @@ def game_of(row: Row[Any]) -> Game:
     """The game a stored row holds, replayed once a version in a process.
 
     A move is applied to the game its page saw: kept since the last move saved here, it costs
-    the move alone, not a replay of every move before it (a game may hold 1,000).
+    the move alone, not a replay of every move before it (a game may hold 1,000). Moved on
+    since by another process (the server's other workers), it is replayed from the latest
+    version kept here, when the moves stored since only add to it (an undo replays it whole).
 
     Raises:
         GameError: For a stored game the rules refuse (never, for a game stored here).
     """
     key = (row.code, row.version)
     kept = _GAMES.get(key)
-    return kept if kept is not None else _GAMES.keep(key, Game.from_json(row.data))
+    if kept is not None:
+        return kept.game
+    moves = row.data["moves"]
+    earlier = _GAMES.latest(row.code)
+    if earlier is not None and moves[: len(earlier.moves)] == earlier.moves:
+        game = earlier.game.after(moves[len(earlier.moves) :])  # moved on by another process
+    else:
+        game = Game.from_json(row.data)
+    return _GAMES.keep(key, _Replayed(game, moves)).game
 
 
 def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) -> Row[Any] | None:
@@ -172,7 +196,7 @@ def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) ->
         saved = connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen})
         stored = saved.first()
     if stored is not None:
-        _GAMES.keep((stored.code, stored.version), game)
+        _GAMES.keep((stored.code, stored.version), _Replayed(game, values["data"]["moves"]))
     return stored
 
 

@@ -844,6 +844,19 @@ class Game:
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise GameError(f"not a stored game: {error!r}") from None
 
+    def after(self, moves: Iterable[Mapping[str, Any]]) -> Game:
+        """This game after more stored moves (as :meth:`to_json` gives them), each checked again.
+
+        Raises:
+            GameError: For a move the rules refuse.
+        """
+        try:
+            return _replay_onto(self, _moves(moves))
+        except CribbageError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise GameError(f"not a stored move: {error!r}") from None
+
     # --- helpers ------------------------------------------------------------------------------
 
     def _scored(
@@ -1066,6 +1079,11 @@ def _replay(setup: Setup, moves: Iterable[Record]) -> Game:
         muggins=setup.muggins,
         double_skunk_games=setup.double_skunk_games,
     )
+    return _replay_onto(game, moves)
+
+
+def _replay_onto(game: Game, moves: Iterable[Record]) -> Game:
+    """``game`` after ``moves``, each checked again."""
     for move in moves:
         if move.card == GO:
             game = game.go()

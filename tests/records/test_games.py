@@ -29,6 +29,51 @@ def test_a_move_is_saved_only_onto_the_version_it_saw(db: Connection, guest: int
     assert games.get(db, "no-such-code") is None
 
 
+def moved_elsewhere(db: Connection, row: Any, *moves: dict[str, Any]) -> Any:
+    """``row``'s game after ``moves`` saved as another process saves them: this one keeps none of
+    the versions they make."""
+    for move in moves:
+        game = board.apply(Game.from_json(row.data), move)
+        saved = games.save(db, row, game, seen=row.version, now=NOW + row.version + 1)
+        assert saved is not None
+        games._GAMES.take((saved.code, saved.version))
+        row = saved
+    return row
+
+
+def test_a_game_moved_on_by_another_process_is_replayed_from_the_version_kept_here(
+    db: Connection, guest: int, monkeypatch: Any
+) -> None:
+    row = games.create(
+        db, board.new_game({"names": ["Ann", "Bob"]}), owner_id=guest, seat=0, now=NOW
+    )
+    games.game_of(row)  # kept here at version 0
+    pegs = [{"move": "peg", "seat": n % 2, "points": 1, "reason": "pair"} for n in range(3)]
+    row = moved_elsewhere(db, row, *pegs)
+    whole = Game.from_json(row.data)
+
+    def replayed_whole(data: Any) -> Game:
+        raise AssertionError("the game was replayed from its first move")
+
+    monkeypatch.setattr(Game, "from_json", replayed_whole)
+    caught_up = games.game_of(row)
+    assert caught_up.to_json() == whole.to_json()
+
+
+def test_a_game_whose_moves_were_taken_back_elsewhere_is_replayed_whole(
+    db: Connection, guest: int
+) -> None:
+    row = games.create(
+        db, board.new_game({"names": ["Ann", "Bob"]}), owner_id=guest, seat=0, now=NOW
+    )
+    peg = {"move": "peg", "seat": 0, "points": 2, "reason": "pair"}
+    row = moved_elsewhere(db, row, peg)
+    games.game_of(row)  # kept here with the peg
+    row = moved_elsewhere(db, row, {"move": "undo"}, {"move": "peg", "seat": 1, "points": 3})
+    assert games.game_of(row).to_json() == Game.from_json(row.data).to_json()
+    assert games.game_of(row).scores[1] == 3 and games.game_of(row).scores[0] == 0
+
+
 def finished(names: list[str], scores: list[int], **setup: Any) -> Game:
     """A game between ``names``, each side pegged to its score in ``scores`` (the lowest first)."""
     game = board.new_game({"names": names, **setup})
