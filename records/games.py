@@ -15,7 +15,7 @@ import secrets
 import threading
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Row, Table, bindparam, func, insert, select, update
 
 from trainer import board
 from trainer.game import LURCH_LINES, Game, Result, Setup
@@ -255,9 +255,30 @@ def _finished(db: Connection, player_id: int, players: int | None = None) -> lis
     return finished
 
 
+_FINISHED_STAMP = select(func.count(), func.max(GAMES.c.finished_at)).where(
+    GAMES.c.owner_id == bindparam("owner_id"), GAMES.c.winner.is_not(None)
+)
+_MATCHES: dict[tuple[Any, ...], board.Match] = {}
+_MATCHES_LOCK = threading.Lock()
+
+
 def match(db: Connection, player_id: int, setup: Setup) -> board.Match:
-    """The match between ``setup``'s players: the games over that ``player_id`` kept of them."""
-    return board.Match.of(setup, _finished(db, player_id, setup.players))
+    """The match between ``setup``'s players: the games over that ``player_id`` kept of them.
+
+    Worked out again only when the player has finished a game since (one indexed count a move,
+    not a read of every game he kept: a keeper of many games would make each move dear).
+    """
+    stamp = tuple(db.execute(_FINISHED_STAMP, {"owner_id": player_id}).one())
+    key = (db.engine.url, player_id, setup, stamp)
+    with _MATCHES_LOCK:
+        kept = _MATCHES.get(key)
+    if kept is None:
+        kept = board.Match.of(setup, _finished(db, player_id, setup.players))
+        with _MATCHES_LOCK:
+            if len(_MATCHES) >= VIEWS_KEPT:
+                _MATCHES.clear()
+            _MATCHES[key] = kept
+    return kept
 
 
 def matches(db: Connection, player_id: int) -> list[board.Match]:

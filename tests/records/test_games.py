@@ -74,6 +74,25 @@ def test_a_game_whose_moves_were_taken_back_elsewhere_is_replayed_whole(
     assert games.game_of(row).scores[1] == 3 and games.game_of(row).scores[0] == 0
 
 
+def test_a_match_is_read_again_only_once_a_game_is_over(
+    db: Connection, guest: int, monkeypatch: Any
+) -> None:
+    setup = Game.new("six-card", ["Ann", "Bob"]).setup
+    games.create(db, finished(["Ann", "Bob"], [121, 100]), owner_id=guest, seat=None, now=NOW)
+    reads: list[int] = []
+    read = games._finished
+    monkeypatch.setattr(games, "_finished", lambda *args: reads.append(1) or read(*args))
+    assert games.match(db, guest, setup).games == (1, 0)
+    under_way = games.create(
+        db, finished(["Ann", "Bob"], [60, 40]), owner_id=guest, seat=None, now=NOW
+    )
+    assert games.match(db, guest, setup).games == (1, 0)
+    assert len(reads) == 1  # a move of a game under way reads no game again
+    games.create(db, finished(["Ann", "Bob"], [100, 121]), owner_id=guest, seat=None, now=NOW + 1)
+    assert games.match(db, guest, setup).games == (1, 1)
+    assert len(reads) == 2
+
+
 def finished(names: list[str], scores: list[int], **setup: Any) -> Game:
     """A game between ``names``, each side pegged to its score in ``scores`` (the lowest first)."""
     game = board.new_game({"names": names, **setup})
