@@ -83,9 +83,7 @@ def test_a_match_is_read_again_only_once_a_game_is_over(
     read = games._finished
     monkeypatch.setattr(games, "_finished", lambda *args: reads.append(1) or read(*args))
     assert games.match(db, guest, setup).games == (1, 0)
-    under_way = games.create(
-        db, finished(["Ann", "Bob"], [60, 40]), owner_id=guest, seat=None, now=NOW
-    )
+    games.create(db, finished(["Ann", "Bob"], [60, 40]), owner_id=guest, seat=None, now=NOW)
     assert games.match(db, guest, setup).games == (1, 0)
     assert len(reads) == 1  # a move of a game under way reads no game again
     games.create(db, finished(["Ann", "Bob"], [100, 121]), owner_id=guest, seat=None, now=NOW + 1)
