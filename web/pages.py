@@ -160,6 +160,7 @@ def history() -> str:
         sprints=len(runs),
         trends=[_trend(figures.Trend.of(c, weeks[c])) for c in Category if c in weeks],
         kept=games.of_player(db, player.id, HISTORY_GAMES),
+        matches=games.matches(db, player.id),
         record=games.record(db, player.id),
         computer=versus.finished(db, player.id, HISTORY_GAMES),
     )

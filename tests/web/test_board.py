@@ -324,7 +324,8 @@ def test_the_match_between_the_same_players_is_on_the_board_and_the_list(
     }
     assert client.get(f"/api/games/{game['code']}").json["match"] == game["match"]
     assert new_game(client, names=["Ann", "Cy"])["match"] is None  # no game over yet
-    assert (
-        "<strong>Ann 3 – Bob 1 (one lurch)</strong> <small>3 games</small>"
-        in client.get("/board").text
-    )
+    for page in ("/board", "/history"):
+        assert (
+            "<strong>Ann 3 – Bob 1 (one lurch)</strong> <small>3 games</small>"
+            in client.get(page).text
+        )
