@@ -1,7 +1,7 @@
 """The suite's shared fixtures (the databases, :mod:`tests.databases`) and the slow-mark check.
 
 ``python -m pytest -m "not slow" --unmarked-slow 1`` fails the run when a test not marked
-``slow`` took over a second: the fast lane's promise, checked on demand (on a quiet machine:
+``slow`` ran over a second: the fast lane's promise, checked on demand (on a quiet machine:
 the figure is wall time, so a busy one finds tests that are only slow there).
 """
 
@@ -17,8 +17,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--unmarked-slow",
         type=float,
         metavar="SECONDS",
-        help="fail the run when a test not marked slow takes longer than SECONDS (setup,"
-        " call and teardown together)",
+        help="fail the run when a test not marked slow runs longer than SECONDS (its call:"
+        " a fixture shared by many is paid once, by whichever test comes first)",
     )
 
 
@@ -33,17 +33,12 @@ class SlowCheck:
 
     def __init__(self, limit: float) -> None:
         self.limit = limit
-        self.times: dict[str, float] = {}
         self.over: list[tuple[str, float]] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if "slow" in report.keywords:
-            return
-        total = self.times.pop(report.nodeid, 0.0) + report.duration
-        if report.when != "teardown":
-            self.times[report.nodeid] = total
-        elif total > self.limit:
-            self.over.append((report.nodeid, total))
+        slow = report.when == "call" and report.duration > self.limit
+        if slow and "slow" not in report.keywords:
+            self.over.append((report.nodeid, report.duration))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.over:

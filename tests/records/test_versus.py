@@ -15,6 +15,7 @@ from .conftest import NOW
 DAY = "2027-01-15"
 
 
+@pytest.mark.slow
 def test_a_game_is_resumed_where_it_was_left(db: Connection, guest: int) -> None:
     game = VersusGame(Setup(seed=21))
     stored = versus.start(db, guest, game, now=NOW)
@@ -60,6 +61,7 @@ def finish(game: VersusGame) -> None:
             game.count(0)
 
 
+@pytest.mark.slow
 def test_a_finished_game_keeps_its_result_and_its_counts_are_answers(
     db: Connection, guest: int
 ) -> None:

@@ -149,6 +149,7 @@ def test_deals_with_the_same_ranks_are_classified_apart(kind: str, first: str, s
         assert classify(drill) == _engine_categories(drill), text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["hand", "crib"])
 def test_remembered_classes_match_the_engine_on_random_deals(kind: str) -> None:
     """Thousands of random deals (flush and nobs deals among them), each classified as the

@@ -72,6 +72,7 @@ def cards_of(tokens: list[str]) -> list[str]:
     return [re.sub(r"^[12]:", "", t) for t in tokens if t != "go"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [SIX_CARD, FIVE_CARD], ids=lambda r: r.name)
 def test_a_play_typed_without_hands_credits_every_card_to_its_player(rules: RuleSet) -> None:
     """3,000 random plays: the notation alone gives every card to the player who held it.

@@ -66,6 +66,7 @@ def test_to_json(hands: Distribution) -> None:
     )
 
 
+@pytest.mark.slow
 def test_crib_differs_by_four_card_flushes(hands: Distribution, cribs: Distribution) -> None:
     """A crib scores as a hand except that a hand-only flush of four counts nothing.
 
@@ -101,6 +102,7 @@ def test_five_card_crib_is_a_six_card_crib(cribs: Distribution) -> None:
     assert score_distribution(crib=True, rules=FIVE_CARD).counts == cribs.counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("crib", [False, True])
 def test_five_card_lists_only_possible_totals(crib: bool) -> None:
     """A three-card hand (or a crib) of the five-card game: no total it cannot score is listed,

@@ -24,6 +24,7 @@ def published_table(path: Path) -> npt.NDArray[np.float64]:
     return table
 
 
+@pytest.mark.slow
 def test_weighted_is_closer_to_hessel_than_uniform() -> None:
     """To the opponent's crib, averaged as Hessel's table is (over the hands that throw each
     pair), the modelled dealer's throws bring every figure nearer the published one."""

@@ -110,6 +110,7 @@ def scenes(tmp_path_factory: pytest.TempPathFactory, proc_faces: Path) -> Path:
     return data
 
 
+@pytest.mark.slow
 def test_context_crops_are_the_generators_form_twice_a_label_and_the_same_each_run(
     scenes: Path, tmp_path: Path
 ) -> None:

@@ -108,6 +108,7 @@ def test_big_jpeg_is_read_at_half_size_in_photo_pixels(decks: list[Deck]) -> Non
         assert np.hypot(c.center[0] - full[c.card][0], c.center[1] - full[c.card][1]) < 40
 
 
+@pytest.mark.slow
 def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> None:
     """Turned readings are averaged: turning the photo by 90 degrees changes nothing.
 

@@ -256,6 +256,7 @@ def test_database_server_down_is_a_503_then_recovers(
     app.extensions["crib_database"].dispose()
 
 
+@pytest.mark.slow
 def test_account_posts_with_the_database_down_are_a_503(
     postgres_url: str, postgres_admin: Engine
 ) -> None:

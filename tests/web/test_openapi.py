@@ -80,6 +80,7 @@ def test_api_conforms_to_its_document(case: Any) -> None:
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["hand", "crib", "pegging", "discard"])
 def test_successful_replies_conform(api_schema: Any, client: FlaskClient, kind: str) -> None:
     """One player deals a drill of each kind, answers it (with muggins) and answers it again,
@@ -189,6 +190,7 @@ def test_a_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
         check(path, "POST", reply, path_parameters=code, body=move)
 
 
+@pytest.mark.slow
 def test_a_computer_games_replies_conform(api_schema: Any, client: FlaskClient) -> None:
     """A game against the computer started, a throw, a stale move (409 with the game) and a
     refused one: each reply matches the document."""
