@@ -44,10 +44,8 @@ from trainer.weak_spots import Tally
 from . import ratings
 from .database import DatabaseUnavailable, writing
 from .errors import AlreadyAnswered, DrillExpired, DrillNotFound, NotYourDrill, PaceError
-from .models import Answer, Drill, GameRecord, Player, Skill
+from .models import MAX_ID, Answer, Drill, GameRecord, Player, Skill
 
-_MAX_ID = 2**31 - 1
-"""The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL)."""
 HANDED_BACK_FOR = 3600.0
 """Seconds an unanswered drill is dealt again, rather than a new one, to a player asking for
 the same kind in practice (at the same difficulty): reloading the page deals no new rows."""
@@ -344,7 +342,7 @@ def expired(drill: DealtDrill, now: float) -> bool:
 
 def get_drill(db: Connection, drill_id: int) -> DealtDrill | None:
     """The drill with this id, if any (none for an id no key can hold)."""
-    if not 0 < drill_id <= _MAX_ID:
+    if not 0 < drill_id <= MAX_ID:
         return None
     row = db.execute(_GET_DRILL, {"id": drill_id}).first()
     return None if row is None else DealtDrill.of(row)

@@ -8,6 +8,10 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+MAX_ID = 2**31 - 1
+"""The largest id an ``INTEGER`` key holds everywhere (32 bits in PostgreSQL): an id beyond it
+names no row (asked for, it is not found, not an error of the database)."""
+
 
 class Base(DeclarativeBase):
     """The declarative base of every table."""

@@ -22,7 +22,7 @@ from trainer.versus import Claim, VersusGame
 from . import drills
 from .database import writing
 from .errors import GameNotFound
-from .models import ComputerGameRecord
+from .models import MAX_ID, ComputerGameRecord
 
 GAMES = cast(Table, ComputerGameRecord.__table__)
 GAME_MODE = "game"
@@ -114,6 +114,8 @@ def get(db: Connection, player_id: int, game_id: int) -> StoredGame:
     Raises:
         GameNotFound: no such game, or another player's.
     """
+    if not 0 < game_id <= MAX_ID:
+        raise GameNotFound(game_id)
     row = db.execute(
         select(GAMES).where(GAMES.c.id == game_id, GAMES.c.player_id == player_id)
     ).first()

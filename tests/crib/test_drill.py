@@ -221,7 +221,7 @@ def test_answers_in_the_terminal_move_the_counting_rating(crib: Any, setup: dict
     assert term.wait() == 0
     database = Database(setup["url"])
     with database.connect() as db:
-        rated = dict(db.execute(query(PlayerRating.kind, PlayerRating.rating)).tuples().all())
+        rated = dict(db.execute(query(PlayerRating.kind, PlayerRating.rating)).all())
     database.dispose()
     assert set(rated) == {"crib", "overall"} and rated["crib"] > 1500
     assert shown.group(1) == f"{rated['overall']:.0f}"

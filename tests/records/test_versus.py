@@ -48,6 +48,9 @@ def test_another_players_game_is_not_found(db: Connection, guest: int) -> None:
         versus.get(db, other, stored.id)
     with pytest.raises(GameNotFound):
         versus.get(db, guest, stored.id + 1)
+    for beyond in (0, -1, 2**31, 2**53):  # ids no key holds: not found, on PostgreSQL too
+        with pytest.raises(GameNotFound):
+            versus.get(db, guest, beyond)
 
 
 def finish(game: VersusGame) -> None:
