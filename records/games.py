@@ -118,6 +118,46 @@ class Record:
         return self.lost + self.lurched
 
 
+@dataclasses.dataclass(frozen=True)
+class StoredBoard:
+    """A board's game as stored: its link, its keeper, its moves and its result."""
+
+    id: int
+    code: str
+    """The game's link: whoever has it watches the board."""
+    key: str
+    """The keeper's secret: a phone given it may move the pegs."""
+    owner_id: int | None
+    """The player who keeps it."""
+    seat: int | None
+    """The keeper's seat, when the keeper plays in it."""
+    side: int | None
+    """The side the keeper's seat pegs on."""
+    rules: str
+    data: dict[str, Any]
+    """The set-up and the moves (:meth:`trainer.game.Game.to_json`, without the log)."""
+    version: int
+    """Moves saved so far: a move is saved only onto the version its page saw."""
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    winner: int | None
+    """The side that won, once over."""
+    lurch: bool
+    scores: tuple[int, ...]
+    """Each side's score."""
+
+    @classmethod
+    def of(cls, row: Row[Any]) -> StoredBoard:
+        """The board a row of ``games`` holds."""
+        return cls(
+            **{name: getattr(row, name) for name in _COLUMNS} | {"scores": tuple(row.scores)}
+        )
+
+
+_COLUMNS = tuple(field.name for field in dataclasses.fields(StoredBoard))
+
+
 def _stored(game: Game) -> dict[str, Any]:
     """What is kept of a game: its set-up, its moves and its result."""
     data = game.to_json(log=False)  # the records replay from the moves
@@ -130,7 +170,9 @@ def _stored(game: Game) -> dict[str, Any]:
     }
 
 
-def create(db: Connection, game: Game, *, owner_id: int, seat: int | None, now: float) -> Row[Any]:
+def create(
+    db: Connection, game: Game, *, owner_id: int, seat: int | None, now: float
+) -> StoredBoard:
     """Store a new game kept by ``owner_id`` (who sits at ``seat``, if playing) at ``now``."""
     values = {
         "code": secrets.token_urlsafe(CODE_BYTES),
@@ -146,12 +188,13 @@ def create(db: Connection, game: Game, *, owner_id: int, seat: int | None, now: 
         **_stored(game),
     }
     with writing(db) as connection:
-        return connection.execute(insert(GAMES).returning(*GAMES.c), values).one()
+        return StoredBoard.of(connection.execute(insert(GAMES).returning(*GAMES.c), values).one())
 
 
-def get(db: Connection, code: str) -> Row[Any] | None:
+def get(db: Connection, code: str) -> StoredBoard | None:
     """The game with this code, if any."""
-    return db.execute(_BY_CODE, {"code": code}).first()
+    row = db.execute(_BY_CODE, {"code": code}).first()
+    return None if row is None else StoredBoard.of(row)
 
 
 def version(db: Connection, code: str) -> int | None:
@@ -160,7 +203,7 @@ def version(db: Connection, code: str) -> int | None:
     return None if found is None else int(found)
 
 
-def game_of(row: Row[Any]) -> Game:
+def game_of(row: StoredBoard) -> Game:
     """The game a stored row holds, replayed once a version in a process.
 
     A move is applied to the game its page saw: kept since the last move saved here, it costs
@@ -184,7 +227,9 @@ def game_of(row: Row[Any]) -> Game:
     return _GAMES.keep(key, _Replayed(game, moves)).game
 
 
-def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) -> Row[Any] | None:
+def save(
+    db: Connection, row: StoredBoard, game: Game, *, seen: int, now: float
+) -> StoredBoard | None:
     """Store ``game`` as the next version of ``row``'s game, if it is still at ``seen``.
 
     Returns:
@@ -194,13 +239,15 @@ def save(db: Connection, row: Row[Any], game: Game, *, seen: int, now: float) ->
     values = {"updated_at": now, **finished, **_stored(game)}
     with writing(db) as connection:
         saved = connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen})
-        stored = saved.first()
-    if stored is not None:
-        _GAMES.keep((stored.code, stored.version), _Replayed(game, values["data"]["moves"]))
+        first = saved.first()
+    if first is None:
+        return None
+    stored = StoredBoard.of(first)
+    _GAMES.keep((stored.code, stored.version), _Replayed(game, values["data"]["moves"]))
     return stored
 
 
-def of_player(db: Connection, player_id: int, limit: int = 50) -> list[Row[Any]]:
+def of_player(db: Connection, player_id: int, limit: int = 50) -> list[StoredBoard]:
     """The games ``player_id`` keeps, the latest moved first."""
     query = (
         select(GAMES)
@@ -208,7 +255,7 @@ def of_player(db: Connection, player_id: int, limit: int = 50) -> list[Row[Any]]
         .order_by(GAMES.c.updated_at.desc(), GAMES.c.id.desc())
         .limit(limit)
     )
-    return list(db.execute(query))
+    return [StoredBoard.of(row) for row in db.execute(query)]
 
 
 def record(db: Connection, player_id: int) -> Record:

@@ -11,6 +11,7 @@ lower case, schema revision 0007) and either logs in to it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,6 +26,37 @@ from .errors import NameTakenError, PlayerGone
 from .models import Answer, Drill, GameRecord, Player
 
 T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerRecord:
+    """A player as stored: a guest (no username) or an account."""
+
+    id: int
+    username: str | None
+    password_hash: str | None
+    created_at: float
+    session_version: int
+    """Bumped to revoke every session of this player."""
+    session_key: str
+    """The random secret a session of this player must carry."""
+
+    @classmethod
+    def of(cls, row: Row[Any]) -> PlayerRecord:
+        """The player a row of ``players`` holds."""
+        return cls(
+            row.id,
+            row.username,
+            row.password_hash,
+            row.created_at,
+            row.session_version,
+            row.session_key,
+        )
+
+
+def _player(row: Row[Any] | None) -> PlayerRecord | None:
+    return None if row is None else PlayerRecord.of(row)
+
 
 _SESSION = select(Player.session_version, Player.session_key, Player.created_at).where(
     Player.id == bindparam("id")
@@ -44,9 +76,9 @@ def session_of(db: Connection, player_id: int) -> Row[int, str, float] | None:
     return db.execute(_SESSION, {"id": player_id}).first()
 
 
-def get(db: Connection, player_id: int) -> Row[Any] | None:
+def get(db: Connection, player_id: int) -> PlayerRecord | None:
     """The player with this id, if any."""
-    return db.execute(select(Player).where(Player.id == player_id)).first()
+    return _player(db.execute(select(Player).where(Player.id == player_id)).first())
 
 
 def run_as(db: Connection, player_id: int, work: Callable[[Connection, int], T]) -> T:
@@ -71,23 +103,23 @@ USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,40}")
 """What a username may be: 3 to 40 letters (ASCII), digits, dots, dashes or underscores."""
 
 
-def by_name(db: Connection, username: str) -> Row[Any] | None:
+def by_name(db: Connection, username: str) -> PlayerRecord | None:
     """The account named ``username`` in any case (none for a name no account can have)."""
     if not USERNAME.fullmatch(username):  # no lookup for a NUL or a name of any length
         return None
     named = func.lower(Player.username) == username.lower()
-    return db.execute(select(Player).where(named)).first()
+    return _player(db.execute(select(Player).where(named)).first())
 
 
-def new_guest(db: Connection, now: float) -> Row[Any]:
+def new_guest(db: Connection, now: float) -> PlayerRecord:
     """Make a guest player at ``now``."""
     with writing(db) as connection:
-        return connection.execute(_NEW_PLAYER, {"created_at": now}).one()
+        return PlayerRecord.of(connection.execute(_NEW_PLAYER, {"created_at": now}).one())
 
 
 def register(
     db: Connection, username: str, password_hash: str, now: float, guest_id: int | None = None
-) -> Row[Any]:
+) -> PlayerRecord:
     """Make the account ``username``: the guest ``guest_id`` becomes it, or a new player.
 
     A guest keeps its progress; its sessions are revoked, so its old cookie does not act as
@@ -101,23 +133,25 @@ def register(
     try:
         with writing(db) as connection:
             if guest_id is None:
-                return connection.execute(_NEW_PLAYER, {"created_at": now, **account}).one()
-            return connection.execute(
-                _BUMP_VERSION.values(**account), {"player_id": guest_id}
-            ).one()
+                made = connection.execute(_NEW_PLAYER, {"created_at": now, **account}).one()
+            else:
+                made = connection.execute(
+                    _BUMP_VERSION.values(**account), {"player_id": guest_id}
+                ).one()
+            return PlayerRecord.of(made)
     except IntegrityError:
         raise NameTakenError(f"The username {username!r} is taken.") from None
 
 
-def revoke_sessions(db: Connection, player_id: int, **changes: Any) -> Row[Any]:
+def revoke_sessions(db: Connection, player_id: int, **changes: Any) -> PlayerRecord:
     """End every session of the player (bump its version), with ``changes`` to its row.
 
     Returns:
-        The player's row as it is now.
+        The player as it is now.
     """
     with writing(db) as connection:
         statement = _BUMP_VERSION.values(**changes) if changes else _BUMP_VERSION
-        return connection.execute(statement, {"player_id": player_id}).one()
+        return PlayerRecord.of(connection.execute(statement, {"player_id": player_id}).one())
 
 
 def merge_guest(db: Connection, guest_id: int, player_id: int) -> None:

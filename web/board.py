@@ -14,7 +14,6 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, Response, abort, make_response, render_template, request
-from sqlalchemy import Row
 
 from records import games
 from trainer import board
@@ -114,14 +113,14 @@ def move(code: str) -> Any:
     return {"error": STALE, "board": _board(row, keeper=True)}, 409
 
 
-def _keeper(row: Row[Any], key: object) -> bool:
+def _keeper(row: games.StoredBoard, key: object) -> bool:
     """Whether this request keeps the game: its keeper's session, or the keeper's key."""
     if isinstance(key, str):
         return secrets.compare_digest(key.encode(), row.key.encode())
     return row.owner_id is not None and row.owner_id == session_player_id()
 
 
-def _board(row: Row[Any], *, keeper: bool, game: Game | None = None) -> dict[str, Any]:
+def _board(row: games.StoredBoard, *, keeper: bool, game: Game | None = None) -> dict[str, Any]:
     """The board as the page draws it, with its link, its version and, to the keeper, the key."""
     mine = {"keeper": keeper, "seat": row.seat} | ({"key": row.key} if keeper else {})
     return {"code": row.code, "version": row.version} | _view(row, game) | mine
@@ -130,7 +129,7 @@ def _board(row: Row[Any], *, keeper: bool, game: Game | None = None) -> dict[str
 _VIEWS: games.Kept[dict[str, Any]] = games.Kept(games.VIEWS_KEPT)
 
 
-def _view(row: Row[Any], game: Game | None) -> dict[str, Any]:
+def _view(row: games.StoredBoard, game: Game | None) -> dict[str, Any]:
     """The board of ``row``'s game (:func:`trainer.board.view`) with its match, once a version.
 
     A game's code and version name its moves, so each process says a board once however many

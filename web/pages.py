@@ -36,7 +36,7 @@ def home() -> str:
     player = current_player()
     today = players_today()
     player_id = None if player is None else player.id
-    standing = progress.standing(player_id and get_db(), player_id, today)
+    standing = progress.standing(None if player_id is None else get_db(), player_id, today)
     rating = None if player_id is None else ratings.standing(get_db(), player_id, today)
     next_daily = figures.next_daily_in(now(), players_offset())
     playing = None if player_id is None else versus.in_progress(get_db(), player_id)

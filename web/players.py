@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from flask import Flask, g, request, session
 from sqlalchemy import Connection, Row
@@ -96,13 +96,13 @@ def as_player(work: Callable[[Connection, int], T]) -> T:
         return work(db, _new_guest())
 
 
-def current_player() -> Row[Any] | None:
+def current_player() -> players.PlayerRecord | None:
     """The player on this browser, if any (guests included); no guest is created."""
     player_id = session_player_id()
     return None if player_id is None else players.get(get_db(), player_id)
 
 
-def play_as(player: Row[Any]) -> None:
+def play_as(player: players.PlayerRecord) -> None:
     """This browser (and this request) now plays as ``player``."""
     session.permanent = True
     session["player_id"] = player.id
@@ -111,7 +111,7 @@ def play_as(player: Row[Any]) -> None:
     g.player_id = player.id
 
 
-def sign_in(player: Row[Any]) -> None:
+def sign_in(player: players.PlayerRecord) -> None:
     """This browser now plays as the registered ``player``, in a fresh session.
 
     It is known for the name from now on: its device cookie lets it past the log-in limits.

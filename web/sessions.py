@@ -30,7 +30,8 @@ from typing import Any
 from flask import Flask, Request, Response, after_this_request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from sqlalchemy import Row
+
+from records.players import PlayerRecord
 
 LIFETIME = timedelta(days=30)
 """How long a session lasts after the browser's last visit."""
@@ -93,7 +94,7 @@ def _device_serializer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(current_app.secret_key or "", salt="known-device-sessions")
 
 
-def device_mark(player: Row[Any]) -> str:
+def device_mark(player: PlayerRecord) -> str:
     """What the device cookie keeps of ``player``: a digest of its session key and version.
 
     Revoking the player's sessions (a new version) makes every earlier mark another's.
@@ -112,13 +113,13 @@ def known_players() -> dict[int, str]:
     return {int(player_id): str(mark) for player_id, mark in pairs}
 
 
-def is_known(player: Row[Any]) -> bool:
+def is_known(player: PlayerRecord) -> bool:
     """Whether ``player`` logged in on this browser since its sessions were last revoked."""
     mark = known_players().get(player.id)
     return mark is not None and hmac.compare_digest(mark, device_mark(player))
 
 
-def remember_device(player: Row[Any]) -> None:
+def remember_device(player: PlayerRecord) -> None:
     """Set the device cookie on this request's response: ``player`` logged in here."""
     known = [[player.id, device_mark(player)]]
     known += [[other, mark] for other, mark in known_players().items() if other != player.id]
