@@ -17,10 +17,10 @@ from trainer.show import score_typed, spoken_count, typed_body
 from trainer.table import groups_of, score_table
 
 from . import clock
-from .bodies import cap_body, choice, flag, given_discard, json_body
 from .db import get_db
 from .openapi import DOCUMENT
 from .players import as_player, session_player_id
+from .request_data import cap_body, choice, flag, given_discard, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 bp.before_request(cap_body)
@@ -96,7 +96,8 @@ def next_drill() -> dict[str, Any]:
     The drill of that kind not yet answered comes back instead of a new one; new ones are
     limited to ``DEALS_PER_MINUTE`` (a 429 beyond). ``focus`` (a category) aims every deal at
     it; ``first=1`` starts a sprint. A discard drill of given cards is dealt with
-    ``cards=...&dealer=0|1`` (a game's discard thrown again, :func:`web.bodies.given_discard`).
+    ``cards=...&dealer=0|1`` (a game's discard thrown again,
+    :func:`web.request_data.given_discard`).
     A deal also purges, once an hour (:class:`records.drills.PurgeSchedule`).
     """
     kind: Any = choice("kind", KINDS, "hand")

@@ -21,9 +21,9 @@ from trainer.game import Game
 from trainer.rules import RULESETS
 
 from . import clock, limits
-from .bodies import cap_body, json_body
 from .db import get_db
 from .players import as_player, current_player, session_player_id
+from .request_data import cap_body, json_body
 
 bp = Blueprint("board", __name__)
 bp.before_request(cap_body)

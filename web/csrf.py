@@ -9,8 +9,8 @@ state-changing ``/api`` request must have a JSON body (another site's form can o
 form-encoded, multipart or plain-text bodies, and a cross-site ``fetch`` with JSON needs a CORS
 preflight the trainer never grants), and a request that says it comes from another site
 (``Origin`` of another host, or ``Sec-Fetch-Site: cross-site``) is refused. A view marked
-:func:`web.bodies.takes_upload` (the photo reader, ``POST /api/read``) takes a multipart upload and
-changes nothing, so only the second check applies to it.
+:func:`web.request_data.takes_upload` (the photo reader, ``POST /api/read``) takes a multipart
+upload and changes nothing, so only the second check applies to it.
 
 ``GET /api/drills/next`` and ``GET /api/daily`` store rows (the deal, so that the answer can be
 graded against it); another site making a browser fetch them only deals that browser a drill
@@ -26,8 +26,8 @@ from flask import Flask, abort, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .bodies import upload_request
 from .errors import handle_http
+from .request_data import upload_request
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -22,10 +22,10 @@ from trainer.rules import RULESETS, SIX_CARD, get_rules
 from trainer.show import Breakdown, score_typed
 
 from . import charts
-from .bodies import checked
 from .clock import now, players_offset, players_today
 from .db import get_db
 from .players import current_player
+from .request_data import checked
 
 bp = Blueprint("pages", __name__)
 

@@ -16,7 +16,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 from trainer.rules import RULESETS, get_rules
 
 from . import limits
-from .bodies import checked, takes_upload
+from .request_data import checked, takes_upload
 
 bp = Blueprint("photo", __name__)
 

@@ -24,9 +24,9 @@ from trainer.grading import MOST_PEG, MOST_SHOW
 from trainer.versus import COMPUTER, PLAYER, RULES, Said, Setup, VersusGame
 
 from . import clock, limits
-from .bodies import cap_body, flag, json_body
 from .db import get_db
 from .players import as_player, current_player, session_player_id
+from .request_data import cap_body, flag, json_body
 
 bp = Blueprint("play", __name__)
 bp.before_request(cap_body)

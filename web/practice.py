@@ -14,9 +14,9 @@ from records import progress
 from trainer.dealing import DAILY_KINDS, KINDS, Category, Difficulty, level_words
 from trainer.progress import SPRINT_PENALTY, SPRINT_SECONDS, best_sprint
 
-from .bodies import given_discard
 from .db import get_db
 from .players import current_player
+from .request_data import given_discard
 
 bp = Blueprint("practice", __name__)
 

@@ -15,8 +15,8 @@ from deploy.local_server import free_port, spawn
 from records.models import Answer
 from trainer import score_show
 from trainer.answers import FASTEST_ANSWER
-from web.bodies import JSON_BODY_LIMIT
 from web.db import get_db
+from web.request_data import JSON_BODY_LIMIT
 
 from .conftest import post_form
 
