@@ -76,10 +76,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     drill.add_argument(
         "--focus", metavar="CATEGORY", help="deal only this category (a weak spot: 'crib flush')"
     )
-    drill.add_argument(
+    add_user_option(drill)
+    drill.set_defaults(run=run)
+
+
+def add_user_option(parser: argparse.ArgumentParser) -> None:
+    """``--user NAME``: play as that account (:func:`sitting` asks its password)."""
+    parser.add_argument(
         "--user", metavar="NAME", help="play as this account (its password is asked)"
     )
-    drill.set_defaults(run=run)
 
 
 class Terminal:

@@ -24,7 +24,7 @@ from trainer.versus import COMPUTER, PLAYER, RULES, Said, Setup, VersusGame
 if TYPE_CHECKING:
     from records.versus import StoredGame
 
-from .drill import Ask, Quit, Session, Terminal, ask_number, sitting, today
+from .drill import Ask, Quit, Session, Terminal, add_user_option, ask_number, sitting, today
 
 _PEGS = Ask("It pegs: ", MOST_PEG, f"One card pegs 0 to {MOST_PEG}")
 _SHOW = Ask("It counts: ", MOST_SHOW, f"A hand or crib counts 0 to {MOST_SHOW}")
@@ -54,7 +54,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--no-muggins", action="store_true", help="the computer does not take what you miss"
     )
     play.add_argument("--new", action="store_true", help="start a new game, the last one left")
-    play.add_argument("--user", metavar="NAME", help="play as this account (its password asked)")
+    add_user_option(play)
     play.set_defaults(run=run)
 
 

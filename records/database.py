@@ -20,7 +20,17 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    Update,
+    bindparam,
+    create_engine,
+    event,
+    make_url,
+    update,
+)
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -225,6 +235,20 @@ def writing(connection: Connection) -> Iterator[Connection]:
         connection.execution_options(**{_WRITING: False})
     if lock:
         lock.check_written(connection, opened)
+
+
+def save_on_version(table: Table) -> Update:
+    """Save a game's row (``:game_id``) only while at the version its page saw (``:seen``).
+
+    The version moves on by one and the row is given back: two moves at once never both save
+    (the board's games and the computer's).
+    """
+    return (
+        update(table)
+        .where(table.c.id == bindparam("game_id"), table.c.version == bindparam("seen"))
+        .values(version=table.c.version + 1)
+        .returning(*table.c)
+    )
 
 
 def _make_private(path: str) -> None:

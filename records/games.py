@@ -15,13 +15,13 @@ import secrets
 import threading
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import Connection, Row, Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Row, Table, bindparam, func, insert, select
 
 from trainer import board
 from trainer.game import LURCH_LINES, Game, Result, Setup
 from trainer.rules import RULESETS, get_rules
 
-from .database import writing
+from .database import save_on_version, writing
 from .models import GameRecord
 
 GAMES = cast(Table, GameRecord.__table__)
@@ -88,12 +88,7 @@ _GAMES: Kept[_Replayed] = Kept(VIEWS_KEPT)
 
 _BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
 _VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
-_SAVE = (
-    update(GAMES)
-    .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("seen"))
-    .values(version=GAMES.c.version + 1)
-    .returning(*GAMES.c)
-)
+_SAVE = save_on_version(GAMES)
 
 
 @dataclasses.dataclass(frozen=True)

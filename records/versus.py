@@ -14,13 +14,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Row, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Row, Table, insert, select
 
 from trainer.dealing import Difficulty
 from trainer.versus import Claim, VersusGame
 
 from . import drills
-from .database import writing
+from .database import save_on_version, writing
 from .errors import GameNotFound
 from .models import MAX_ID, ComputerGameRecord
 
@@ -30,12 +30,7 @@ GAME_MODE = "game"
 THINKING_CAP = 600.0
 """Seconds of thought a count is credited at most (a game left and taken up again)."""
 
-_SAVE = (
-    update(GAMES)
-    .where(GAMES.c.id == bindparam("game_id"), GAMES.c.version == bindparam("seen"))
-    .values(version=GAMES.c.version + 1)
-    .returning(*GAMES.c)
-)
+_SAVE = save_on_version(GAMES)
 
 
 @dataclasses.dataclass(frozen=True)
