@@ -114,6 +114,8 @@ class Said:
     """What happened, in words."""
     points: int = 0
     """What the seat pegged with it."""
+    played: Card | None = None
+    """The card the line says was played, for a card played."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -464,7 +466,7 @@ class VersusGame:
             text += f", and claim {played.pegged}" + (" ✔" if played.pegged == due else "")
         elif due:
             text += ": " + ", ".join(str(item) for item in played.items)
-        self._say(seat, text, played.pegged)
+        self._say(seat, text, played.pegged, played.card)
         if played.pegged < due:
             self._overlooked(played.card.unicode(), played.pegged, played.items)
         if played.stuck is not None:
@@ -512,8 +514,10 @@ class VersusGame:
         text = f"game: {_does(winner, 'win')} {scores[winner]}–{scores[1 - winner]}"
         self._say(winner, text + (", a lurch: two games" if self.lurched else ""))
 
-    def _say(self, seat: int | None, text: str, points: int = 0) -> None:
-        self.log.append(Said(self._number, seat, text[0].upper() + text[1:], points))
+    def _say(
+        self, seat: int | None, text: str, points: int = 0, played: Card | None = None
+    ) -> None:
+        self.log.append(Said(self._number, seat, text[0].upper() + text[1:], points, played))
 
 
 def _does(seat: int, verb: str) -> str:

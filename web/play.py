@@ -182,6 +182,20 @@ def _line(said: Said) -> dict[str, Any]:
     return {"deal": said.deal, "seat": said.seat, "text": text, "points": said.points, "kind": kind}
 
 
+def _shown_log(game: VersusGame) -> list[Said]:
+    """The log as the level shows it.
+
+    At dense, while the play is on, only the last of this deal's cards played is told: the
+    player keeps the count, as the pile shows only that card.
+    """
+    log = game.log
+    if game.setup.level is not Difficulty.DENSE or game.match.phase != "play":
+        return log
+    plays = [n for n, said in enumerate(log) if said.deal == game.deal_number and said.played]
+    hidden = set(plays[:-1])
+    return [said for n, said in enumerate(log) if n not in hidden]
+
+
 def _sides(game: VersusGame) -> list[dict[str, Any]]:
     """Each side's pegs: the front one the score, the back one the score before its last peg."""
     back = [0, 0]
@@ -246,7 +260,7 @@ def _state(stored: StoredGame, game: VersusGame) -> dict[str, Any]:
         "counting": None
         if counting is None
         else {"what": counting[0], "cards": _tokens(counting[1])},
-        "log": [_line(said) for said in game.log],
+        "log": [_line(said) for said in _shown_log(game)],
         "result": None
         if result is None
         else result | {"review": url_for("play.review", game_id=stored.id)},

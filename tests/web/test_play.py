@@ -249,3 +249,26 @@ def test_a_games_discard_is_drilled_again_on_its_cards(client: FlaskClient) -> N
         "/api/drills/next", query_string={"kind": "discard", "cards": cards, "dealer": "2"}
     )
     assert reply.status_code == 400 and "dealer" in reply.json["error"]
+
+
+_CARD_PLAYED = re.compile(r"^(You play|The computer plays) ")
+
+
+def test_at_dense_the_log_tells_only_the_last_card_of_the_play(client: FlaskClient) -> None:
+    """The player keeps the count at dense: the log, like the pile, tells only the last card
+    played while the play is on; once it is over, every card of it (the show counts them)."""
+    told: dict[str, list[int]] = {}
+    for level in ("dense", "standard"):
+        game = start(client, level=level)
+        game = moved(client, game, **next_move(game))
+        told[level] = []
+        while game["waiting"] == "play" and game["deal"] == 1:
+            lines = [line for line in game["log"] if line["deal"] == 1]
+            told[level].append(sum(bool(_CARD_PLAYED.match(line["text"])) for line in lines))
+            assert len(game["pile"]) <= 1 or level == "standard"
+            game = moved(client, game, do="play", card=game["playable"][0], claim=0)
+        if game["deal"] == 1:
+            lines = [line for line in game["log"] if line["deal"] == 1]
+            assert sum(bool(_CARD_PLAYED.match(line["text"])) for line in lines) >= 4
+    assert max(told["dense"]) == 1
+    assert max(told["standard"]) > 1
