@@ -317,7 +317,7 @@ class VersusGame:
     def play(self, card: Card | str, claim: int) -> list[Said]:
         """The player plays ``card``, claiming ``claim`` points for it (0 for none)."""
         return self._move(
-            {"do": "play", "card": str(_card(card)), "claim": _claim(claim, MOST_PEG)}
+            {"do": "play", "card": str(as_card(card)), "claim": _claim(claim, MOST_PEG)}
         )
 
     def count(self, claim: int) -> list[Said]:
@@ -387,7 +387,7 @@ class VersusGame:
         if do == "throw":
             self._throw(seat, _cards(move["cards"]))
         elif do == "play":
-            card = _card(move["card"])
+            card = as_card(move["card"])
             due = sum(i.points for i in match.card_scores(seat, card))
             if seat == COMPUTER:
                 self._log_card(match.play(seat, card))
@@ -541,10 +541,6 @@ def _points(points: float) -> str:
     """Points to one decimal, a whole number without it: ``'6'``, ``'5.7'``."""
     text = f"{points:.1f}"
     return text.removesuffix(".0")
-
-
-def _card(token: Card | str) -> Card:
-    return as_card(token)
 
 
 def _cards(cards: Sequence[Card | str] | str) -> tuple[Card, ...]:
