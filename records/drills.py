@@ -294,16 +294,25 @@ def _pending(
 
 
 def deal_given(
-    db: Connection, player_id: int, deal: Deal, *, now: float, per_minute: int
+    db: Connection,
+    player_id: int,
+    deal: Deal,
+    *,
+    now: float,
+    per_minute: int,
+    mode: str = "practice",
 ) -> DealtDrill:
-    """Store ``deal`` as a practice drill of the player's (a game's discard, thrown again).
+    """Store ``deal`` as a drill of the player's, dealt at ``now``.
+
+    A game's discard thrown again (practice), or a count said in a game against the computer
+    (mode ``game``).
 
     Raises:
         PaceError: a new drill would be the player's ``per_minute + 1``-th in a minute.
         sqlalchemy.exc.IntegrityError: when the player does not exist.
     """
     _check_pace(db, player_id, per_minute, now)
-    values = _drill_values(player_id, deal, "practice", Difficulty.STANDARD, now)
+    values = _drill_values(player_id, deal, mode, Difficulty.STANDARD, now)
     with writing(db) as connection:
         return DealtDrill.of(connection.execute(_INSERT_DRILL, values).one())
 

@@ -16,7 +16,6 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Row, Table, insert, select
 
-from trainer.dealing import Difficulty
 from trainer.versus import Claim, VersusGame
 
 from . import drills
@@ -186,11 +185,7 @@ def record_claims(
     for claim in claims:
         if claim.drill.kind != "pegging" and len(claim.drill.cards) != 4:
             continue
-        values = drills._drill_values(
-            player_id, claim.drill, GAME_MODE, Difficulty.STANDARD, dealt_at
+        dealt = drills.deal_given(
+            db, player_id, claim.drill, now=dealt_at, per_minute=0, mode=GAME_MODE
         )
-        with writing(db) as connection:
-            drill_id = connection.execute(
-                insert(drills.DRILLS).returning(drills.DRILLS.c.id), values
-            ).scalar_one()
-        drills.answer(db, drill_id, player_id, {"points": claim.claimed}, day=day, now=now)
+        drills.answer(db, dealt.id, player_id, {"points": claim.claimed}, day=day, now=now)
