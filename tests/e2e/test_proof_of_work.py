@@ -73,7 +73,7 @@ def test_the_owner_and_a_newcomer_get_in_while_the_budget_is_spent(
     page.fill("#username", "owner")
     page.fill("#password", "cribbage29")
     page.click("button[type=submit]")
-    expect(page.locator("nav")).to_contain_text("Log out owner")
+    expect(page.locator("nav")).to_contain_text("Log out owner", timeout=20_000)  # its proof first
     context.close()
     wrong = {"username": "owner", "password": "a-wrong-guess"}
     statuses = [scripted_post(url, "/auth/login", wrong) for _ in range(4)]
