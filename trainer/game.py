@@ -242,6 +242,17 @@ class Setup:
         """The side in words: ``"Ann"``, or ``"Ann and Cy"`` for a partnership."""
         return " and ".join(self.names[s] for s in self.seats_of(side))
 
+    def to_json(self) -> dict[str, Any]:
+        """The set-up as :meth:`Game.to_json` stores it beside the moves."""
+        return {
+            "rules": self.rules.name,
+            "names": list(self.names),
+            "first_dealer": self.first_dealer,
+            "length": self.length,
+            "muggins": self.muggins,
+            "double_skunk_games": self.double_skunk_games,
+        }
+
 
 @dataclasses.dataclass(frozen=True)
 class Result:
@@ -794,32 +805,39 @@ class Game:
         :meth:`Record.to_json` gives it, for readers (:meth:`from_json` ignores it; ``log=False``
         leaves it out).
         """
-        moves: list[dict[str, Any]] = []
-        for r in self.log:
-            if r.phase is Phase.DEAL:
-                moves.append({"phase": r.phase.value} | _dealt(r))
-            elif r.card == GO:
-                moves.append({"phase": r.phase.value, "card": GO})
-            elif r.card:
-                moves.append({"phase": r.phase.value, "seat": r.seat, "card": r.card})
-            elif r.phase is not Phase.START:
-                seat: ShowTarget = CRIB if r.crib else r.seat
-                move = {
-                    "phase": r.phase.value,
-                    "seat": seat,
-                    "points": r.points,
-                    "reason": r.reason,
-                }
-                moves.append(move | ({"cards": r.cards} if r.cards else {}))
-        return {
-            "rules": self.setup.rules.name,
-            "names": list(self.setup.names),
-            "first_dealer": self.setup.first_dealer,
-            "length": self.setup.length,
-            "muggins": self.setup.muggins,
-            "double_skunk_games": self.setup.double_skunk_games,
-            "moves": moves,
-        } | ({"log": [r.to_json() for r in self.log]} if log else {})
+        stored = self.setup.to_json() | {"moves": self.moves_json()}
+        return stored | ({"log": [r.to_json() for r in self.log]} if log else {})
+
+    @property
+    def move_count(self) -> int:
+        """The moves stored (:meth:`to_json`): the log's records but the set-up's."""
+        return len(self.log) - self._set_up_records
+
+    def moves_json(self, start: int = 0) -> list[dict[str, Any]]:
+        """The stored moves from the ``start``-th on (the first is 0), as :meth:`to_json` has them.
+
+        A move more costs its own encoding, not every move's again.
+        """
+        return [_move_json(r) for r in self.log[self._set_up_records + start :]]
+
+    def moves_shared(self, other: Game) -> int:
+        """How many stored moves this game and ``other`` (of the same set-up) begin with alike.
+
+        A game and the game after a move share the log's records, so this is one comparison
+        of references; after an undo the records are made again, and compared field by field.
+        """
+        mine, theirs = self.log, other.log
+        shared = min(len(mine), len(theirs))
+        if mine[:shared] != theirs[:shared]:
+            shared = next(i for i in range(shared) if mine[i] != theirs[i])
+        return max(0, shared - self._set_up_records)
+
+    @property
+    def _set_up_records(self) -> int:
+        """The log's first records that the set-up made (the three for last): no stored moves."""
+        return next(
+            (i for i, r in enumerate(self.log) if r.phase is not Phase.START), len(self.log)
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
@@ -1029,6 +1047,20 @@ def _check_seat(setup: Setup, seat: object) -> None:
 def _check_reason(reason: object) -> None:
     if not isinstance(reason, str):
         raise GameError(f"a reason is text, not {reason!r}")
+
+
+def _move_json(record: Record) -> dict[str, Any]:
+    """A record of the log as :meth:`Game.to_json` stores the move (the set-up's are none)."""
+    phase = record.phase.value
+    if record.phase is Phase.DEAL:
+        return {"phase": phase} | _dealt(record)
+    if record.card == GO:
+        return {"phase": phase, "card": GO}
+    if record.card:
+        return {"phase": phase, "seat": record.seat, "card": record.card}
+    seat: ShowTarget = CRIB if record.crib else record.seat
+    move = {"phase": phase, "seat": seat, "points": record.points, "reason": record.reason}
+    return move | ({"cards": record.cards} if record.cards else {})
 
 
 def _dealt(record: Record) -> dict[str, Any]:

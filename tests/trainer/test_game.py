@@ -412,6 +412,19 @@ def test_a_game_survives_json() -> None:
     assert Game.from_json(data) == game
 
 
+def test_a_move_stores_its_own_move_and_an_undo_keeps_the_moves_before_it() -> None:
+    """What a save writes (``records.games``): the moves after those the game read shares."""
+    read = new(FIVE_CARD).peg(0, 2, "pair").peg(1, 1, "go")  # the three for last: no move
+    after = read.peg(0, 3, "run")
+    assert (read.move_count, after.move_count, after.moves_shared(read)) == (2, 3, 2)
+    assert after.moves_json(2) == [{"phase": "play", "seat": 0, "points": 3, "reason": "run"}]
+    assert after.moves_json() == after.to_json()["moves"]
+    taken_back = after.undo(2)  # the go, in the middle: the run is made again
+    assert (taken_back.moves_shared(after), after.moves_shared(taken_back)) == (1, 1)
+    assert taken_back.moves_json(1) == after.moves_json(2)
+    assert read.undo().undo().moves_shared(read) == 0
+
+
 @pytest.mark.parametrize(
     "change",
     [
