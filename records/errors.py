@@ -67,3 +67,16 @@ class GameNotFound(RecordsError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"no game {game_id} of yours: start a new one")
         self.game_id = game_id
+
+
+class BoardMovedOn(RecordsError):
+    """A board read as another process took moves back: its version's moves are gone.
+
+    The board is to be read again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The board moved on as this phone read it (another phone took a move back):"
+            " nothing was saved. Make the move again if it is still to be made."
+        )

@@ -1,11 +1,14 @@
 """Games kept at the table: stored, read, moved on one version at a time, listed for a player.
 
-A game is stored as its set-up and moves (:meth:`trainer.game.Game.to_json`) with a version,
-the number of moves saved. A move is saved only onto the version its page saw (``UPDATE ...
-WHERE version = :seen``): two phones moving at once never lose or double a move, the second
-is told the board moved on (:func:`save` returns ``None``). The result is kept beside the
-moves, for the history, the games won and lost and the matches (the games between the same
-players). Every function is told the time (``now``).
+A game is stored as its set-up (a row of ``games``) and its moves (a row of ``game_moves``
+each, :meth:`trainer.game.Game.moves_json`) with a version, the number of saves. A move is
+saved only onto the version its page saw (``UPDATE ... WHERE version = :seen``): two phones
+moving at once never lose or double a move, the second is told the board moved on
+(:func:`save` returns ``None``). A save writes the moves that changed (a move: its own row),
+and a process keeps the games it read or saved (:func:`game_of`), so a move costs the same at
+move 1,000 as at move 10. The result is kept beside the set-up, for the history, the games won
+and lost and the matches (the games between the same players). Every function is told the time
+(``now``).
 """
 
 from __future__ import annotations
@@ -15,16 +18,18 @@ import secrets
 import threading
 from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import Connection, Row, Table, bindparam, func, insert, select
+from sqlalchemy import Connection, Row, Table, bindparam, delete, func, insert, select
 
 from trainer import board
 from trainer.game import LURCH_LINES, Game, Result, Setup
 from trainer.rules import RULESETS, get_rules
 
 from .database import save_on_version, writing
-from .models import GameRecord
+from .errors import BoardMovedOn
+from .models import GameMove, GameRecord
 
 GAMES = cast(Table, GameRecord.__table__)
+MOVES = cast(Table, GameMove.__table__)
 CODE_BYTES = 9
 """Random bytes of a game's code, its link (12 characters; 72 bits, never guessed)."""
 KEY_BYTES = 16
@@ -69,26 +74,33 @@ class Kept(Generic[T]):
                 del self.values[next(iter(self.values))]
         return value
 
-    def latest(self, code: str) -> T | None:
-        """The value kept for the latest version of game ``code``, if any is."""
+    def latest(self, code: str, *, at_most: int) -> tuple[int, T] | None:
+        """The latest version of game ``code`` kept, up to ``at_most``, with its value."""
         with self.lock:
-            versions = [version for kept, version in self.values if kept == code]
-            return self.values[code, max(versions)] if versions else None
+            versions = [v for kept, v in self.values if kept == code and v <= at_most]
+            return (max(versions), self.values[code, max(versions)]) if versions else None
 
 
-@dataclasses.dataclass(frozen=True)
-class _Replayed:
-    """A game replayed in this process, and the stored moves it was replayed from."""
-
-    game: Game
-    moves: list[dict[str, Any]]
-
-
-_GAMES: Kept[_Replayed] = Kept(VIEWS_KEPT)
+_GAMES: Kept[Game] = Kept(VIEWS_KEPT)
 
 _BY_CODE = select(GAMES).where(GAMES.c.code == bindparam("code"))
 _VERSION = select(GAMES.c.version).where(GAMES.c.code == bindparam("code"))
 _SAVE = save_on_version(GAMES)
+_MOVES_BETWEEN = (
+    select(MOVES.c.move, GAMES.c.rewritten)
+    .join_from(MOVES, GAMES, MOVES.c.game_id == GAMES.c.id)
+    .where(
+        MOVES.c.game_id == bindparam("game_id"),
+        MOVES.c.number >= bindparam("start"),
+        MOVES.c.number < bindparam("end"),
+    )
+    .order_by(MOVES.c.number)
+)
+"""A game's moves from ``start`` to before ``end``, each with the game's ``rewritten`` as it is
+now (one statement: what it reads is of one moment)."""
+_DELETE_MOVES_FROM = delete(MOVES).where(
+    MOVES.c.game_id == bindparam("game_id"), MOVES.c.number >= bindparam("start")
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,9 +142,13 @@ class StoredBoard:
     """The side the keeper's seat pegs on."""
     rules: str
     data: dict[str, Any]
-    """The set-up and the moves (:meth:`trainer.game.Game.to_json`, without the log)."""
+    """The set-up (:meth:`trainer.game.Setup.to_json`): the moves are rows of their own."""
     version: int
     """Moves saved so far: a move is saved only onto the version its page saw."""
+    moves: int
+    """The moves stored."""
+    rewritten: int
+    """The version of the last save that took stored moves back or changed them (0: none)."""
     created_at: float
     updated_at: float
     finished_at: float | None
@@ -153,16 +169,23 @@ class StoredBoard:
 _COLUMNS = tuple(field.name for field in dataclasses.fields(StoredBoard))
 
 
-def _stored(game: Game) -> dict[str, Any]:
-    """What is kept of a game: its set-up, its moves and its result."""
-    data = game.to_json(log=False)  # the records replay from the moves
+def _result(game: Game) -> dict[str, Any]:
+    """What is kept of a game beside its set-up and moves: their number, and the result."""
     result = game.result
     return {
-        "data": data,
+        "moves": game.move_count,
         "winner": None if result is None else result.winner,
         "lurch": bool(result and result.lurch),
         "scores": list(game.scores),
     }
+
+
+def _write_moves(connection: Connection, game_id: int, game: Game, start: int) -> None:
+    """Store ``game``'s moves from the ``start``-th on as game ``game_id``'s."""
+    moves = game.moves_json(start)
+    if moves:
+        rows = [{"game_id": game_id, "number": start + n, "move": m} for n, m in enumerate(moves)]
+        connection.execute(insert(MOVES), rows)
 
 
 def create(
@@ -176,14 +199,20 @@ def create(
         "seat": seat,
         "side": None if seat is None else game.setup.side_of(seat),
         "rules": game.setup.rules.name,
+        "data": game.setup.to_json(),
         "version": 0,
+        "rewritten": 0,
         "created_at": now,
         "updated_at": now,
         "finished_at": now if game.over else None,
-        **_stored(game),
+        **_result(game),
     }
     with writing(db) as connection:
-        return StoredBoard.of(connection.execute(insert(GAMES).returning(*GAMES.c), values).one())
+        row = connection.execute(insert(GAMES).returning(*GAMES.c), values).one()
+        _write_moves(connection, row.id, game, 0)
+    stored = StoredBoard.of(row)
+    _GAMES.keep((stored.code, stored.version), game)
+    return stored
 
 
 def get(db: Connection, code: str) -> StoredBoard | None:
@@ -198,28 +227,46 @@ def version(db: Connection, code: str) -> int | None:
     return None if found is None else int(found)
 
 
-def game_of(row: StoredBoard) -> Game:
-    """The game a stored row holds, replayed once a version in a process.
+def game_of(db: Connection, row: StoredBoard) -> Game:
+    """The game a stored row holds, read and replayed once a version in a process.
 
-    A move is applied to the game its page saw: kept since the last move saved here, it costs
-    the move alone, not a replay of every move before it (a game may hold 1,000). Moved on
-    since by another process (the server's other workers), it is replayed from the latest
-    version kept here, when the moves stored since only add to it (an undo replays it whole).
+    A move is applied to the game its page saw: kept since the last move saved or read here, it
+    costs the move alone, no read of the moves before it (a game may hold 1,000). Moved on since
+    by another process (the server's other workers), it reads the moves stored after the
+    latest version kept here and replays them onto it, unless moves were taken back since that
+    version (an undo): then it reads every move and replays the game once.
 
     Raises:
+        BoardMovedOn: When moves of ``row``'s version were taken back after it was read.
         GameError: For a stored game the rules refuse (never, for a game stored here).
     """
     key = (row.code, row.version)
     kept = _GAMES.get(key)
     if kept is not None:
-        return kept.game
-    moves = row.data["moves"]
-    earlier = _GAMES.latest(row.code)
-    if earlier is not None and moves[: len(earlier.moves)] == earlier.moves:
-        game = earlier.game.after(moves[len(earlier.moves) :])  # moved on by another process
+        return kept
+    earlier = _GAMES.latest(row.code, at_most=row.version)
+    if earlier is not None and earlier[0] >= row.rewritten:
+        game = earlier[1].after(_moves(db, row, earlier[1].move_count))
     else:
-        game = Game.from_json(row.data)
-    return _GAMES.keep(key, _Replayed(game, moves)).game
+        game = Game.from_json(row.data | {"moves": _moves(db, row, 0)})
+    return _GAMES.keep(key, game)
+
+
+def _moves(db: Connection, row: StoredBoard, start: int) -> list[dict[str, Any]]:
+    """The moves of ``row``'s version from the ``start``-th on.
+
+    Those saved since the row was read are left out; those taken back since are gone.
+
+    Raises:
+        BoardMovedOn: When moves were taken back since ``row``'s version.
+    """
+    if start == row.moves:
+        return []
+    read = db.execute(_MOVES_BETWEEN, {"game_id": row.id, "start": start, "end": row.moves})
+    moves = read.all()
+    if len(moves) != row.moves - start or moves[0].rewritten > row.version:
+        raise BoardMovedOn
+    return [move for move, _ in moves]
 
 
 def save(
@@ -227,18 +274,29 @@ def save(
 ) -> StoredBoard | None:
     """Store ``game`` as the next version of ``row``'s game, if it is still at ``seen``.
 
+    Only the moves that differ from the game read at ``seen`` are written (a move: its own row);
+    when that game is no longer kept here, every move is written again.
+
     Returns:
         The row saved, or ``None`` when another move was saved since ``seen`` (nothing is).
     """
-    finished = {"finished_at": now if game.over else None}
-    values = {"updated_at": now, **finished, **_stored(game)}
+    read = _GAMES.get((row.code, seen))
+    kept = 0 if read is None else game.moves_shared(read)
+    taken_back = read is None or kept < read.move_count
+    values = {"updated_at": now, "finished_at": now if game.over else None, **_result(game)}
+    if taken_back:
+        values["rewritten"] = seen + 1
     with writing(db) as connection:
         saved = connection.execute(_SAVE.values(**values), {"game_id": row.id, "seen": seen})
         first = saved.first()
+        if first is not None:
+            if taken_back:
+                connection.execute(_DELETE_MOVES_FROM, {"game_id": row.id, "start": kept})
+            _write_moves(connection, row.id, game, kept)
     if first is None:
         return None
     stored = StoredBoard.of(first)
-    _GAMES.keep((stored.code, stored.version), _Replayed(game, values["data"]["moves"]))
+    _GAMES.keep((stored.code, stored.version), game)
     return stored
 
 

@@ -148,7 +148,7 @@ class RateCount(Base):
 
 
 class GameRecord(Base):
-    """A game's score kept at the table (:mod:`records.games`): its moves, its result once over."""
+    """A game's score kept at the table (:mod:`records.games`): its set-up, its result once over."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_owner_updated", "owner_id", "updated_at"),)
@@ -166,9 +166,15 @@ class GameRecord(Base):
     """The side the owner's seat pegs on."""
     rules: Mapped[str] = mapped_column(String(12))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    """The set-up and the moves, as :meth:`trainer.game.Game.to_json` gives them."""
+    """The set-up, as :meth:`trainer.game.Setup.to_json` gives it (the moves are rows of
+    ``game_moves``)."""
     version: Mapped[int]
     """Moves saved so far: a move is saved only onto the version its page saw."""
+    moves: Mapped[int] = mapped_column(default=0, server_default="0")
+    """The moves stored: ``game_moves`` numbers them from 0 (rows past them are none)."""
+    rewritten: Mapped[int] = mapped_column(default=0, server_default="0")
+    """The version of the last save that took stored moves back or changed them (0: none did):
+    the moves of an earlier version are the first of those stored when it is at least this."""
     created_at: Mapped[float]
     updated_at: Mapped[float]
     finished_at: Mapped[float | None]
@@ -177,6 +183,20 @@ class GameRecord(Base):
     lurch: Mapped[bool]
     scores: Mapped[list[int]] = mapped_column(JSON)
     """Each side's score."""
+
+
+class GameMove(Base):
+    """One move of a game kept at the table: a move saved writes its own row, not every move."""
+
+    __tablename__ = "game_moves"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(primary_key=True)
+    """The move's place among the game's moves, from 0."""
+    move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The move, as :meth:`trainer.game.Game.moves_json` gives it."""
 
 
 class ComputerGameRecord(Base):

@@ -104,7 +104,7 @@ def move(code: str) -> Any:
     if not isinstance(seen, int) or isinstance(seen, bool):
         abort(400, "send the board's 'version' this page saw with each move")
     if seen == row.version:
-        game = board.apply(games.game_of(row), data)  # a move refused: a 400 saying why
+        game = board.apply(games.game_of(get_db(), row), data)  # refused: a 400 saying why
         saved = games.save(get_db(), row, game, seen=seen, now=clock.now())
         if saved is not None:
             return _board(saved, keeper=True, game=game)
@@ -141,7 +141,7 @@ def _view(row: games.StoredBoard, game: Game | None) -> dict[str, Any]:
     key = (row.code, row.version)
     said = _VIEWS.get(key)
     if said is None:
-        game = games.game_of(row) if game is None else game
+        game = games.game_of(get_db(), row) if game is None else game
         match = None if row.owner_id is None else games.match(get_db(), row.owner_id, game.setup)
         shown = match.to_json() if match is not None and match.played else None
         said = _VIEWS.keep(key, board.view(game) | {"match": shown})

@@ -2,7 +2,8 @@
 
 The one place where what the engine and the records refuse becomes HTTP: bad cards or answers
 a 400, a drill refused an answer a 404, 403, 409 or 410, another player's game against the
-computer a 404, a pace a 429 with ``Retry-After``, a database that cannot be used a 503.
+computer a 404, a board read as it moved on a 409, a pace a 429 with ``Retry-After``, a database
+that cannot be used a 503.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from werkzeug.exceptions import (
 from records.database import READ_ONLY_SQLSTATE, DatabaseUnavailable
 from records.errors import (
     AlreadyAnswered,
+    BoardMovedOn,
     DrillExpired,
     DrillNotFound,
     DrillRefused,
@@ -89,6 +91,11 @@ def handle_game_not_found(error: GameNotFound) -> ResponseReturnValue:
     return handle_http(NotFound(str(error)))
 
 
+def handle_board_moved_on(error: BoardMovedOn) -> ResponseReturnValue:
+    """A board read as another phone took a move back: a 409, as a move on a board moved on."""
+    return handle_http(Conflict(str(error)))
+
+
 def handle_pace(error: PaceError) -> ResponseReturnValue:
     """Too many in too short a time: a 429 with the wait as ``Retry-After``."""
     return handle_http(TooManyRequests(str(error), retry_after=error.retry_after))
@@ -145,6 +152,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PaceError, handle_pace)
     app.register_error_handler(DrillRefused, handle_drill_refused)
     app.register_error_handler(GameNotFound, handle_game_not_found)
+    app.register_error_handler(BoardMovedOn, handle_board_moved_on)
     for unreadable in (ParseException, NoMoreData):  # raised by gunicorn as a view reads
         app.register_error_handler(unreadable, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

@@ -14,6 +14,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 from werkzeug.test import TestResponse
 
+from records import games
+from records.errors import BoardMovedOn
 from trainer import board as board_rules
 from web import create_app
 
@@ -96,6 +98,40 @@ def test_a_watchers_poll_is_one_read_while_nothing_moved(app: Flask, client: Fla
     event.remove(engine, "before_cursor_execute", listen)
     assert reply.status_code == 304
     assert len(seen) == 1 and seen[0].startswith("SELECT games.version")
+
+
+@pytest.mark.any_database
+def test_a_refused_move_costs_a_check_and_writes_nothing(app: Flask, client: FlaskClient) -> None:
+    """A move the game refuses reads the game's row, no move (the game is kept since its last
+    move), and writes nothing to the game (issue 54, finding 2)."""
+    game = moved(client, new_game(client), move="peg", seat=0, points=2)
+    engine = app.extensions["crib_database"].engine
+    seen: list[str] = []
+    listen = lambda *args: seen.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listen)
+    refused = move(client, game, move="peg", seat=0, points=0)
+    event.remove(engine, "before_cursor_execute", listen)
+    assert refused.status_code == 400
+    games_read = [sql for sql in seen if "games" in sql]  # beside the address's count of moves
+    assert len(games_read) == 1 and games_read[0].startswith("SELECT games.id")
+
+
+def test_a_board_read_as_another_phone_took_a_move_back_is_a_409(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its moves were read after the undo was saved (``records.games.BoardMovedOn``): nothing is
+    saved, and the page reads the board again, as after a move on a board that moved on."""
+    game = new_game(client)
+
+    def moved_on(*args: Any) -> None:
+        raise BoardMovedOn
+
+    monkeypatch.setattr(games, "game_of", moved_on)
+    refused = move(client, game, move="peg", seat=0, points=2)
+    assert refused.status_code == 409
+    assert refused.json["error"].startswith("The board moved on as this phone read it")
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game['code']}").json["version"] == 0
 
 
 def test_only_the_keeper_moves_the_pegs(app: Flask, client: FlaskClient) -> None:
