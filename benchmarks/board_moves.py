@@ -1,19 +1,21 @@
 """A board move's own CPU at move 10 and at move ~1,000, beside a drill round trip (issue 54, 2).
 
 A move used to replay the whole game from its stored moves (``Game.from_json``) and say the
-whole board again: 76 ms of CPU at the 1,000-move cap against 12.7 ms a drill round trip. Now a
-process keeps the game each version holds (``records.games.game_of``) and the records say
-themselves without ``dataclasses.asdict``. This calls the trainer through Flask's test client
-on one thread, as ``benchmarks/round_trip.py`` does (the limits off), and counts the process's
-CPU: a peg on a game growing to ``--moves`` moves, a peg and its undo on a game of 10 moves
-and on one of ``--moves`` moves (so the game keeps its size), and a move refused there (a peg
-of 0), each against a drill round trip in the same pass.
+whole board again: 76 ms of CPU at the 1,000-move cap against 12.7 ms a drill round trip. Then
+a process kept the game each version holds (``records.games.game_of``) and the records said
+themselves without ``dataclasses.asdict``; now the moves are rows of their own, so a save
+writes its move's row alone and a read of the game's row decodes no move. This calls the
+trainer through Flask's test client on one thread, as ``benchmarks/round_trip.py`` does (the
+limits off), and counts the process's CPU: a peg on a game growing to ``--moves`` moves, a peg
+and its undo on a game of 10 moves and on one of ``--moves`` moves (so the game keeps its
+size), and a move refused there (a peg of 0), each against a drill round trip in the same pass.
 
-    python benchmarks/board_moves.py [--moves 996] [--trips 200] [--passes 3]
+    python benchmarks/board_moves.py [--moves 996] [--trips 60] [--passes 3]
 
 Prints milliseconds of CPU per call (the median of the passes) and each one's ratio to the
 round trip. The undo replays the game without its last move: most of a pair's cost on a big
-game is the undo's.
+game is the undo's. The growing game's pegs go to each side in turn, one hole each: at most
+240 in all (``--trips`` times ``--passes``), or a side would reach home.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.round_trip import cpu_per_trip, round_trip  # noqa: E402
+
+MAX_PEGS = 240
+"""Pegs of one hole, each side in turn, that a game of 121 takes with nobody home."""
 
 
 class Board:
@@ -104,9 +109,11 @@ def main(argv: list[str] | None = None) -> None:
     """Print each call's CPU and its ratio to a drill round trip."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=996, help="moves in the big game")
-    parser.add_argument("--trips", type=int, default=200, help="calls of each kind a pass")
+    parser.add_argument("--trips", type=int, default=60, help="calls of each kind a pass")
     parser.add_argument("--passes", type=int, default=3, help="passes, the kinds alternated")
     args = parser.parse_args(argv)
+    if args.trips * args.passes > MAX_PEGS:
+        parser.error(f"--trips times --passes is at most {MAX_PEGS}: a side would reach home")
     with tempfile.TemporaryDirectory(prefix="board-moves-") as folder:
         figures = measure(folder, args.moves, args.trips, args.passes)
     trip = statistics.median(figures["drill round trip"])
