@@ -114,7 +114,7 @@ def ink_rules() -> dict[str, Corroboration]:
     """The default and strict rules with the ink's colour at other thresholds."""
     out = {}
     for name, base in (("default", DEFAULT_CORROBORATION), ("strict", STRICT_CORROBORATION)):
-        for red in (0.05, 0.08, 0.1, 0.15, 0.2, float("inf")):
+        for red in (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, float("inf")):
             out[f"{name} ink red {red}"] = dataclasses.replace(base, red_above=red)
     return out
 

@@ -428,11 +428,12 @@ class Corroboration:
     def ink_refutes(
         self, card: str, index_redness: Sequence[float], body: BodyReading | None = None
     ) -> tuple[str, ...] | None:
-        """The red cards of a black ``card``'s rank when its ink is red, else None.
+        """The red cards of a black number card's rank when its ink is red, else None.
 
-        The ink is a number card's body's pips where ``body`` was read (a court's figure is of
-        many colours), else its indices' (``index_redness``, one a corner read: red only when
-        every one is over :attr:`red_above`).
+        The ink is the card's body's pips where ``body`` was read, else its indices'
+        (``index_redness``, one a corner read: red only when every one is over
+        :attr:`red_above`). A court is never refuted so: its figure, on its face and beside its
+        index, is of many colours.
 
         Examples:
             >>> rule = Corroboration(red_above=0.1)
@@ -441,12 +442,12 @@ class Corroboration:
             >>> rule.ink_refutes("3D", [0.0]), rule.ink_refutes("3S", [])
             (None, None)
             >>> black_pips = BodyReading(np.full(4, 0.25), np.eye(13)[2], 0.01)
-            >>> rule.ink_refutes("3S", [0.3], black_pips), rule.ink_refutes("QS", [0.3], black_pips)
-            (None, ('QD', 'QH'))
+            >>> rule.ink_refutes("3S", [0.3], black_pips), rule.ink_refutes("QS", [0.3, 0.4])
+            (None, None)
         """
-        if card[-1] in "HD":
+        if card[-1] in "HD" or card[:-1] in COURTS:
             return None
-        if body is not None and card[:-1] not in COURTS:
+        if body is not None:
             low = body.redness
         elif index_redness:
             low = min(index_redness)
@@ -565,6 +566,7 @@ STRICT_CORROBORATION = dataclasses.replace(
 """The strict rule (``crib read --strict``, the web page's "Dim light"): the default, and a card
 is certain only where its body agrees (a court's suit at 0.99) when its indices are under 22 px
 and soft (sharpness under 0.08), when it shares one card's face, and anywhere in a washed-out
-photo (saturation under 30, darkest 1 % over 50, median grey under 200); a black card whose ink
-is red (over 0.1) is a question. It costs recall on ordinary photos. Model card: "Reading: a
-card's body as evidence" and "The ink's colour"."""
+photo (saturation under 30, darkest 1 % over 50, median grey under 200); a black number card
+whose ink is red (over 0.1: its body's pips, else the suit symbol at every corner read) is a
+question. It costs recall on ordinary photos. Model card: "Reading: a card's body as evidence"
+and "The ink's colour"."""

@@ -46,6 +46,8 @@ court's suit symbol beside its figure begins at about 0.15 of the width, and sta
 model records the share it was trained with (``index_corner`` in its JSON)."""
 INK_BELOW = 0.7
 """A face pixel is ink when its brightness is under this share of the paper's."""
+MIN_INK = 6
+"""Fewest ink pixels a face, or a blob of an index, needs to be given a colour."""
 BODY_ONNX = "card_body.onnx"
 BODY_JSON = "card_body.json"
 
@@ -121,6 +123,14 @@ def paper_balanced(faces: np.ndarray, corner: tuple[float, float] = INDEX_CORNER
     return x
 
 
+def _redness(pixels: np.ndarray) -> np.ndarray:
+    """How red each paper-balanced BGR pixel is (the measure of :func:`ink_redness`)."""
+    b, g, r = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    dark = np.maximum(1.0 - pixels.mean(-1), 0.1)
+    redness: np.ndarray = (r - np.maximum(g, b) - np.abs(g - b)) / dark
+    return redness
+
+
 def ink_redness(balanced: np.ndarray) -> np.ndarray:
     """How red each face's ink is against its paper: > 0 red, about 0 black.
 
@@ -146,26 +156,60 @@ def ink_redness(balanced: np.ndarray) -> np.ndarray:
     """
     out = np.zeros(len(balanced), np.float32)
     for k, face in enumerate(balanced):
-        bright = face.mean(-1)
-        ink = bright < INK_BELOW
-        if ink.sum() < 6:
-            continue
-        b, g, r = face[ink].T
-        dark = np.maximum(1.0 - bright[ink], 0.1)
-        out[k] = float(np.median((r - np.maximum(g, b) - np.abs(g - b)) / dark))
+        ink = face.mean(-1) < INK_BELOW
+        if ink.sum() >= MIN_INK:
+            out[k] = float(np.median(_redness(face[ink])))
+    return out
+
+
+def reddest_blob(balanced: np.ndarray) -> np.ndarray:
+    """How red the reddest blob of each patch's ink is (:func:`ink_redness` a blob): > 0 red.
+
+    An index is two blobs of ink, its rank and its suit symbol, and a webcam sees them apart:
+    a real webcam frame's red rank, its strokes thin and soft, scores 0.03 to 0.1 while the
+    solid suit symbol beside it scores 0.2 to 0.4, so the median over all the ink (the rank's
+    strokes, a shadow, a neighbour's edge) calls a third of the real red indices black. Each
+    blob (8-connected, at least :data:`MIN_INK` pixels) is scored by the median of its own
+    pixels, and the reddest counts; a black index's blobs all score about 0. A blob cut by the
+    patch's edge is not the index's (a neighbour's pip, the table, a red court figure beside a
+    corner) and is left out.
+
+    Args:
+        balanced (np.ndarray): float32 (N, H, W, 3) BGR from :func:`paper_balanced`.
+
+    Returns:
+        (np.ndarray): float32 (N,); 0 where a patch has no blob.
+
+    Examples:
+        >>> patch = np.ones((1, 32, 32, 3), np.float32)
+        >>> patch[0, 2:16, 2:12] = (0.25, 0.23, 0.3)  # a rank come out nearly black, many strokes
+        >>> patch[0, 20:26, 20:26] = (0.3, 0.3, 0.8)   # a red suit symbol
+        >>> round(float(ink_redness(patch)[0]), 2), round(float(reddest_blob(patch)[0]), 2)
+        (0.04, 0.94)
+    """
+    out = np.zeros(len(balanced), np.float32)
+    for k, patch in enumerate(balanced):
+        ink = (patch.mean(-1) < INK_BELOW).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        redness = _redness(patch)
+        h, w = ink.shape
+        x, y, bw, bh, area = stats[1:].T  # label 0 is the paper
+        inside = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area >= MIN_INK)
+        blobs = [float(np.median(redness[labels == 1 + blob])) for blob in np.flatnonzero(inside)]
+        out[k] = max(blobs, default=0.0)
     return out
 
 
 def index_redness(crops: np.ndarray, crop_scale: float = CROP_SCALE) -> np.ndarray:
-    """How red each corner index's ink is against the paper round it (:func:`ink_redness`).
+    """How red each corner index's suit symbol is against the paper round it (:func:`reddest_blob`).
 
     An index prints its rank and suit in the suit's colour, so where a card's face is not found
     (a card overlapping another) its index still tells red from black. Only the middle
     ``1 / crop_scale`` of each crop is measured (the square of the index box's longer side: the
     rest may hold more of the table or a neighbour's ink), divided by its own paper (its 80th
-    percentile per channel: a grey or warm cast cancels), nothing painted over. A table darker
-    than the paper in that square counts as ink too and pulls a red index towards black (which
-    only leaves a card as it was read).
+    percentile per channel: a grey or warm cast cancels), nothing painted over. A neighbour's
+    red pip within that square reads as red too: the reader trusts a red index only where every
+    corner read is red (:meth:`vision.certainty.Corroboration.ink_refutes`).
 
     Args:
         crops (np.ndarray): uint8 BGR crops (N, S, S, 3) around the indices, as photographed,
@@ -187,7 +231,7 @@ def index_redness(crops: np.ndarray, crop_scale: float = CROP_SCALE) -> np.ndarr
     side = crops.shape[1]
     margin = round(side * (1 - 1 / crop_scale) / 2)
     box = crops[:, margin : side - margin, margin : side - margin]
-    return ink_redness(paper_balanced(box, (0.0, 0.0)))
+    return reddest_blob(paper_balanced(box, (0.0, 0.0)))
 
 
 @dataclass(frozen=True)
@@ -363,4 +407,5 @@ __all__ = [
     "ink_redness",
     "load_body",
     "paper_balanced",
+    "reddest_blob",
 ]

@@ -147,8 +147,14 @@ def test_cards_on_one_face_need_agreement_only_when_the_rule_says_so() -> None:
     assert not Corroboration().low_resolution(40.0, 0.2, shared=True)
 
 
-def test_frame_colour_measures_a_photos_colour_and_its_black() -> None:
-    """A webcam in dim grey light washes a photo's colour out and lifts its black."""
+def test_frame_colour_measures_a_photos_colour_and_its_black(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A webcam in dim grey light that keeps a quarter to three quarters of the colour washes a
+    photo's colour out and lifts its black."""
+    from vision.training.synth import webcam
+
+    monkeypatch.setattr(webcam, "COLOUR_KEPT", (0.25, 0.75))
     photo = _composite("8D", "8D")
     before = frame_colour(photo)
     after = frame_colour(webcam_camera(photo, np.random.default_rng(4)))
