@@ -12,7 +12,7 @@ Measuring only: the photos are never trained or tuned on.
 
 Usage:
     python benchmarks/vision_suits.py ../shared/data/real-webcam [--json cards.json] [--all]
-        [--no-ink] [--markdown]
+        [--strict] [--no-ink] [--markdown]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision import MODELS_DIR, SUITS  # noqa: E402
+from vision.certainty import STRICT_CORROBORATION  # noqa: E402
 from vision.detection import DetectedCard  # noqa: E402
 from vision.evidence import crop_quality, face_crop, index_redness  # noqa: E402
 from vision.reader import CardReader, load_reader  # noqa: E402
@@ -126,13 +127,14 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--all", action="store_true", help="every certain card, not only wrong ones")
+    ap.add_argument("--strict", action="store_true", help="the strict rule (crib read --strict)")
     ap.add_argument("--no-ink", action="store_true", help="read without the ink's colour")
     ap.add_argument("--markdown", action="store_true", help="the wrong cards as a Markdown table")
     a = ap.parse_args()
     cv2.setNumThreads(2)
     labels = json.loads((a.data_dir / "labels.json").read_text())
     reader = load_reader(a.models)
-    rule = reader.options.corroboration
+    rule = STRICT_CORROBORATION if a.strict else reader.options.corroboration
     if a.no_ink:
         rule = dataclasses.replace(rule, red_above=float("inf"))
     tp = fp = fn = 0
