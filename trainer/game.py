@@ -53,9 +53,11 @@ Pegs(front=3, back=2)
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import enum
 import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -79,6 +81,12 @@ DOUBLE_SKUNK_LINES: dict[int, int] = {121: 61}
 """Later players' double skunk: a loser who has not reached 61 in a game of 121 (no seed)."""
 MAX_SHOW = 29
 """No hand or crib counts more than 29."""
+CHECKPOINT_EVERY = 32
+"""Records of the log between the games kept for :meth:`Game.undo` to replay from
+(:attr:`Game.checkpoints`): undoing the last move replays fewer than 32 records, at move 1,000
+as at move 10. The game before each move would cost no replay at all, but each would hold its
+own log (half a million references in a game of 1,000 moves, and a process keeps 256 games);
+a checkpoint holds no log, so a game of 1,000 moves keeps 31 small states."""
 HEELS = "his heels"
 """The reason for a jack turned as starter: 2 to the dealer."""
 HEELS_REASONS = frozenset({HEELS, "two for his heels", "heels", "his nobs"})
@@ -109,6 +117,7 @@ _SAID = {
     Kind.LAST_CARD: "one for last",
 }
 """What a player says pegging each kind of item (a run: "a run of four")."""
+_DEAL_OF = operator.attrgetter("deal")
 
 
 class GameError(CribbageError):
@@ -340,6 +349,9 @@ class Game:
     """The cards entered one by one in this deal's play (:meth:`play`)."""
     pile: PLAYED = ()
     """The cards of the count under way (since the play began, a go or a 31)."""
+    checkpoints: tuple[Game, ...] = dataclasses.field(default=(), repr=False, compare=False)
+    """The game after each :data:`CHECKPOINT_EVERY` records of the log (the ``k``-th after
+    ``k + 1`` times as many), its log left out: what :meth:`undo` replays from."""
 
     @classmethod
     def new(
@@ -598,7 +610,7 @@ class Game:
         if not _whole(points) or not 1 <= points <= MAX_SHOW:
             raise GameError(f"muggins takes 1 to {MAX_SHOW} points, not {points!r}")
         _check_reason(reason)
-        shown = [r for r in self.log if r.deal == self.deal and r.phase is Phase.SHOW]
+        shown = self._this_deal(Phase.SHOW)
         if not shown:
             raise GameError(
                 f"muggins is taken in the show, on a count just made: nothing has been counted"
@@ -713,7 +725,7 @@ class Game:
         self._check_open()
         names = self.setup.names
         counted = (Phase.PLAY, Phase.SHOW, Phase.MUGGINS)
-        fresh = not any(r.deal == self.deal and r.phase in counted for r in self.log)
+        fresh = not any(r.phase in counted for r in self._deal_records())
         if misdeal:
             dealer, why = self.dealer, f"{MISDEAL}: {names[self.dealer]} deals again"
         elif dealer is not None:
@@ -727,39 +739,33 @@ class Game:
             dealer = (self.dealer + 1) % self.setup.players
             why = f"the deal passes to {names[dealer]}"
         record = Record(Phase.DEAL, self.deal + 1, dealer, self.setup.side_of(dealer), reason=why)
-        return dataclasses.replace(
-            self,
-            log=(*self.log, record),
-            deal=self.deal + 1,
-            dealer=dealer,
-            shown=0,
-            played=(),
-            pile=(),
-        )
+        return self._logged(record, deal=self.deal + 1, dealer=dealer, shown=0, played=(), pile=())
 
     def undo(self, index: int | None = None) -> Game:
         """The game without its last move, or without the move at ``index`` in the log.
 
         The moves after ``index`` are replayed (a card played again is scored again on the
-        count it now meets); the set-up's three for last stays.
+        count it now meets) onto the game before it, replayed from the last checkpoint before
+        it (:attr:`checkpoints`): undoing the last move replays fewer than
+        :data:`CHECKPOINT_EVERY` records. The set-up's three for last stays.
 
         Raises:
             GameError: When there is no move to undo, ``index`` is not a move of the log or is
                 the set-up's, or a later move would be refused without it (undo it first).
         """
-        moves = [i for i, r in enumerate(self.log) if r.phase is not Phase.START]
-        if not moves:
+        last = len(self.log) - 1
+        if self._set_up_records > last:
             raise GameError("nothing to undo: the game is at its start")
         if index is None:
-            index = moves[-1]
-        if not _whole(index) or not 0 <= index < len(self.log):
-            raise GameError(f"there is no move {index!r}: the log's moves are 0 to {moves[-1]}")
-        if index not in moves:
+            index = last
+        if not _whole(index) or not 0 <= index <= last:
+            raise GameError(f"there is no move {index!r}: the log's moves are 0 to {last}")
+        if index < self._set_up_records:
             raise GameError("the three for last is part of the set-up: it cannot be undone")
         taken = self.log[index]
-        kept = [self.log[i] for i in moves if i not in self._move_of(index)]
+        removed = self._move_of(index)
         try:
-            return _replay(self.setup, kept)
+            return _replay_onto(self._replayed_to(removed.start), self.log[removed.stop :])
         except CribbageError as error:
             what = self._move_said(taken)
             later = [self._move_said(r) for r in reversed(self.log[index + 1 :])]
@@ -898,13 +904,37 @@ class Game:
             cards=cards,
         )
         board = (*self.board[:side], pegs, *self.board[side + 1 :])
-        return dataclasses.replace(
-            self,
-            log=(*self.log, record),
+        return self._logged(
+            record,
             board=board,
             shown=self.shown + (phase is Phase.SHOW),
             winner=side if pegs.front >= self.setup.length else None,
         )
+
+    def _logged(self, record: Record, **changes: Any) -> Game:
+        """The game after ``record``, with ``changes``, and this game as a checkpoint if due.
+
+        One is due when the log is :data:`CHECKPOINT_EVERY` records past the last one.
+        """
+        checkpoints = self.checkpoints
+        if len(self.log) == CHECKPOINT_EVERY * (len(checkpoints) + 1):
+            checkpoints = (*checkpoints, dataclasses.replace(self, log=(), checkpoints=()))
+        log = (*self.log, record)
+        return dataclasses.replace(self, log=log, checkpoints=checkpoints, **changes)
+
+    def _replayed_to(self, length: int) -> Game:
+        """The game after the log's first ``length`` records, from the last checkpoint before.
+
+        Replayed from the start when no checkpoint comes before them.
+        """
+        kept = min(length // CHECKPOINT_EVERY, len(self.checkpoints))
+        if not kept:
+            return _replay(self.setup, self.log[self._set_up_records : length])
+        start = kept * CHECKPOINT_EVERY
+        checkpoint = dataclasses.replace(
+            self.checkpoints[kept - 1], log=self.log[:start], checkpoints=self.checkpoints[:kept]
+        )
+        return _replay_onto(checkpoint, self.log[start:length])
 
     def _check_play(self, seat: int) -> None:
         """Check that ``seat`` may play a card now: the game open, the play on."""
@@ -1013,7 +1043,14 @@ class Game:
 
     def _this_deal(self, phase: Phase) -> list[Record]:
         """This deal's records of ``phase``, oldest first."""
-        return [r for r in self.log if r.deal == self.deal and r.phase is phase]
+        return [r for r in self._deal_records() if r.phase is phase]
+
+    def _deal_records(self) -> tuple[Record, ...]:
+        """This deal's records, oldest first: the log's last, found by halving.
+
+        The log's deals only grow, so a move costs the same at move 1,000 as at move 10.
+        """
+        return self.log[bisect.bisect_left(self.log, self.deal, key=_DEAL_OF) :]
 
     def _name(self, hand: ShowTarget) -> str:
         if hand == CRIB:

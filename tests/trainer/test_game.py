@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from trainer.errors import CribbageError, UnknownRulesError
 from trainer.game import (
+    CHECKPOINT_EVERY,
     CRIB,
     MAX_SHOW,
     Game,
@@ -378,6 +379,55 @@ def test_undo_of_a_deal_brings_back_the_finished_show() -> None:
     game = show_all(new(first_dealer=0), 2)
     back = game.next_deal().undo()
     assert back == game and back.dealer == 0 and back.next_to_show is None
+
+
+def grow(game: Game, moves: int) -> Game:
+    """``game`` after deals shown for 0 and passed, until its log holds about ``moves``."""
+    while len(game.log) + 4 <= moves:
+        game = show_all(game).next_deal()
+    return game
+
+
+def records_made(monkeypatch: pytest.MonkeyPatch, call: Callable[[], object]) -> int:
+    """How many records of a log ``call`` makes (each move replayed makes its own again)."""
+    made = 0
+    init = Record.__init__
+
+    def counted(record: Record, *args: Any, **kwargs: Any) -> None:
+        nonlocal made
+        made += 1
+        init(record, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Record, "__init__", counted)
+        call()
+    return made
+
+
+@pytest.mark.parametrize("moves", [10, 900])
+def test_undoing_the_last_move_replays_fewer_than_32_records_at_any_size(
+    monkeypatch: pytest.MonkeyPatch, moves: int
+) -> None:
+    game = grow(new(), moves)
+    pegged = game.peg(0, 1, "pair")
+    assert len(pegged.log) > moves - 4
+    assert records_made(monkeypatch, pegged.undo) < CHECKPOINT_EVERY
+    assert pegged.undo() == game and pegged.undo().to_json() == game.to_json()
+
+
+def test_an_undo_in_the_middle_replays_from_the_checkpoint_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pegged = grow(new(), 500).peg(1, 2, "pair")
+    game = grow(pegged, 900)
+    index = len(pegged.log) - 1
+    made = records_made(monkeypatch, lambda: game.undo(index))
+    assert made < len(game.log) - index + CHECKPOINT_EVERY
+    stored = game.to_json()
+    del stored["moves"][index]
+    undone, replayed = game.undo(index), Game.from_json(stored)
+    assert undone == replayed and undone.scores == (0, 0)
+    assert undone.checkpoints == replayed.checkpoints != ()
 
 
 # --- set-up ---------------------------------------------------------------------------------
