@@ -8,16 +8,21 @@ CPU seconds of the whole process (``time.process_time``), so a busy shared machi
 inflate them; run with ``--threads 1`` (the default) for the cost on one core.
 
 Sets: synthetic photos at phone sizes (1600-2048 px long side, JPEG q90; also scored against
-their cards: precision and recall of the certain cards), the shared real photos (timed only:
-never tune on them), the same real photos at the size phones send (``--real-phone``: each
-scaled up so that its longer side is 1600, 1800 or 2048 px in turn, JPEG q90; scored too, and
-each read's time given as a ratio to one plain pass of the float detector at 640 on the same
-photo with the same threads, measured in the same run: this machine's load and speed cancel)
-and synthetic 4000x3000 JPEGs.
+their cards: precision and recall of the certain cards), synthetic phone-size photos of whole
+tables of small cards (``--tables``), the shared real photos at their own size, phone-size
+photos composed of them without upscaling (``--real-tables``: several side by side, some made
+smaller, on one canvas, so that their cards are small as on a whole table), the same real
+photos scaled up to the size phones send (``--real-phone``: each to a longer side of 1600, 1800
+or 2048 px in turn, JPEG q90) and synthetic 4000x3000 JPEGs. Real photos are measured, never
+tuned on. Every set but the first and last is scored, and each read's time is given as a ratio
+to one plain pass of the float detector at 640 on the same photo with the same threads,
+measured in the same run (this machine's load and speed cancel), with the detector passes a
+read made (machine-independent).
 
 Usage:
-    python benchmarks/vision_speed.py [--threads 1] [--scenes 30] [--phone 4] [--real DIR]
-        [--real-phone] [--float-detector | --exact-int8] [--index-alone]
+    python benchmarks/vision_speed.py [--threads 1] [--scenes 30] [--tables 24] [--phone 4]
+        [--real DIR] [--real-tables 24] [--real-phone] [--float-detector | --exact-int8]
+        [--index-alone]
 """
 
 from __future__ import annotations
@@ -53,6 +58,10 @@ PHONE_SIZES = (1600, 1800, 2048)
 """Long sides of the synthetic phone-size photos."""
 SCENE_SEED = 1600
 """Seed of the synthetic photos (no training or choosing set uses it)."""
+TABLE_SEED = 1601
+"""Seed of the synthetic photos of whole tables (no training or choosing set uses it)."""
+REAL_TABLE_SEED = 1602
+"""Seed of the phone-size photos composed of real ones."""
 STAGES = (
     "decode",
     "detector 640",
@@ -98,6 +107,7 @@ class StageClock:
         spent = self.photos[-1]
         spent["rest"] = time.process_time() - t0 - sum(spent.values())
         spent["total"] = time.process_time() - t0
+        spent["passes"] = self.calls["_detect"]
 
 
 def clocked(reader: CardReader) -> StageClock:
@@ -133,31 +143,110 @@ def report(title: str, clock: StageClock, first: int) -> None:
         ms = statistics.fmean(p.get(stage, 0.0) for p in photos) * 1000
         parts.append(f"{stage} {ms:.1f} ({ms / mean_total:.0%})")
     looks = sum(1 for p in photos if p.get("second look", 0.0) > 0)
-    print(f"  mean ms: {', '.join(parts)}; second look on {looks}/{len(photos)}")
+    passes = statistics.fmean(p["passes"] for p in photos)
+    print(f"  mean ms: {', '.join(parts)}")
+    print(f"  second look on {looks}/{len(photos)}, detector passes a photo {passes:.2f}")
 
 
-def real_at_phone_size(real: Path) -> Iterator[tuple[bytes, list[str], bool]]:
-    """The shared real photos scaled up to :data:`PHONE_SIZES` in turn (bicubic, JPEG q90): the
-    bytes, the labelled cards and whether the labels list every card in the photo."""
+Photo = tuple[bytes, list[str], bool]
+"""A photo to read: its JPEG (or file) bytes, its cards, whether those are every card in it."""
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return buf.tobytes()
+
+
+def _labelled(real: Path) -> Iterator[tuple[Path, list[str], bool]]:
+    """The shared real photos' files, their labelled cards and whether the labels list every
+    card in the photo."""
     labels = json.loads((real / "labels.json").read_text())
-    for i, name in enumerate(sorted(labels)):
-        image = cv2.imread(str(real / "images" / name))
+    for name in sorted(labels):
+        label = labels[name]
+        yield real / "images" / name, list(label["cards"]), bool(label.get("labels_complete", True))
+
+
+def real_photos(real: Path) -> Iterator[tuple[np.ndarray, list[str], bool]]:
+    """The shared real photos decoded, as :func:`_labelled`."""
+    for path, cards, complete in _labelled(real):
+        yield cv2.imread(str(path)), cards, complete
+
+
+def real_at_own_size(real: Path) -> Iterator[Photo]:
+    """The shared real photos as their files are."""
+    for path, cards, complete in _labelled(real):
+        yield path.read_bytes(), cards, complete
+
+
+def real_at_phone_size(real: Path) -> Iterator[Photo]:
+    """The shared real photos scaled up to :data:`PHONE_SIZES` in turn (bicubic, JPEG q90)."""
+    for i, (image, cards, complete) in enumerate(real_photos(real)):
         h, w = image.shape[:2]
         f = PHONE_SIZES[i % len(PHONE_SIZES)] / max(h, w)
         big = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_CUBIC)
-        _ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        label = labels[name]
-        yield buf.tobytes(), list(label["cards"]), bool(label.get("labels_complete", True))
+        yield _jpeg(big), cards, complete
+
+
+def real_tables(real: Path, n: int) -> Iterator[Photo]:
+    """``n`` phone-size photos (:data:`PHONE_SIZES`, 4:3) each composed of 3 to 9 real photos
+    of few cards, none upscaled: in cells of a 4x4 grid on a synthetic table, each photo shrunk
+    to 40-100 % of its cell's size (JPEG q90)."""
+    from vision.training.synth.backgrounds import background
+
+    few = [photo for photo in real_photos(real) if len(photo[1]) <= 6]
+    rng = np.random.default_rng(REAL_TABLE_SEED)
+    order = iter(int(k) for k in rng.permutation(np.resize(np.arange(len(few)), n * 9)))
+    for i in range(n):
+        long = PHONE_SIZES[i % len(PHONE_SIZES)]
+        w, h = long, long * 3 // 4
+        canvas = background(rng, h, w).astype(np.uint8)
+        cards, complete = [], True
+        for cell in rng.permutation(16)[: int(rng.integers(3, 10))]:
+            image, its_cards, its_complete = few[next(order)]
+            cw, ch = w // 4, h // 4
+            f = min(1.0, cw / image.shape[1], ch / image.shape[0]) * rng.uniform(0.4, 1.0)
+            small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            x = int(cell % 4 * cw + rng.integers(0, cw - small.shape[1] + 1))
+            y = int(cell // 4 * ch + rng.integers(0, ch - small.shape[0] + 1))
+            canvas[y : y + small.shape[0], x : x + small.shape[1]] = small
+            cards += its_cards
+            complete &= its_complete
+        yield _jpeg(canvas), cards, complete
+
+
+def phone_tables(n: int) -> Iterator[Photo]:
+    """``n`` synthetic phone-size photos (:data:`PHONE_SIZES`, 4:3) of whole cribbage tables of
+    2 to 4 players (:func:`vision.training.synth.table.make_table`; JPEG q90): every other one a
+    table filling the photo (cards of 11-13 % of its height), the rest one or two tables each in
+    a quarter of the photo (cards of about 60-100 px) on a synthetic table; half of the tables
+    through the camera's effects."""
+    from vision.training.synth.backgrounds import background
+    from vision.training.synth.faces import load_deck, load_decks, procedural_deck
+    from vision.training.synth.table import RULES_BY_PLAYERS, make_table
+
+    decks = load_decks(CACHE_DIR / "faces") or [load_deck(procedural_deck(0))]
+    for i in range(n):
+        rng = np.random.default_rng([TABLE_SEED, i])
+        long = PHONE_SIZES[i % len(PHONE_SIZES)]
+        w, h = long, long * 3 // 4
+        quarters = i % 2
+        canvas = background(rng, h, w).astype(np.uint8)
+        cards: list[str] = []
+        for cell in rng.permutation(4)[: int(rng.integers(1, 3)) if quarters else 1]:
+            rules = RULES_BY_PLAYERS[int(rng.integers(2, 5))]
+            size = (w // 2, h // 2) if quarters else (w, h)
+            table = make_table(rng, decks, rules, size, effects=bool(rng.random() < 0.5))
+            x, y = cell % 2 * size[0] * quarters, cell // 2 * size[1] * quarters
+            canvas[y : y + size[1], x : x + size[0]] = table.image
+            cards += {label.card_id: label.card for label in table.labels}.values()
+        yield _jpeg(canvas), cards, True
 
 
 def ratios_to_a_plain_pass(
-    reader: CardReader, clock: StageClock, photos: list[tuple[bytes, list[str], bool]], threads: int
+    reader: CardReader, plain: CardReader, clock: StageClock, title: str, photos: list[Photo]
 ) -> None:
-    """Read ``photos`` as uploads, each just after one plain pass of the float detector at 640 on
-    it (same threads), and print each read's CPU and wall time as a ratio to that pass's."""
-    plain = CardReader(
-        MODELS_DIR, ReaderOptions(int8=False, tiles="never", context=False), threads=threads
-    )
+    """Read ``photos`` as uploads, each just after one ``plain`` pass of the float detector at
+    640 on it, and print each read's CPU and wall time as a ratio to that pass's."""
     score = SubsetScore()
     cpu: list[float] = []
     wall: list[float] = []
@@ -173,7 +262,7 @@ def ratios_to_a_plain_pass(
         score.record(reading, cards, clock.photos[-1]["total"], complete)
         cpu.append(clock.photos[-1]["total"] / pass_cpu)
         wall.append(read_wall / pass_wall)
-    report("real photos at phone size (1600-2048 px)", clock, first)
+    report(title, clock, first)
     for what, ratios in (("CPU", cpu), ("wall", wall)):
         q50, q90 = np.percentile(ratios, [50, 90])
         print(f"  {what} time / one plain float pass at 640: median x{q50:.2f}, p90 x{q90:.2f}")
@@ -203,7 +292,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=1, help="onnxruntime and OpenCV threads")
     ap.add_argument("--scenes", type=int, default=30, help="synthetic 1600-2048 px photos")
+    ap.add_argument(
+        "--tables", type=int, default=24, help="synthetic 1600-2048 px photos of whole tables"
+    )
     ap.add_argument("--real", type=Path, default=ROOT.parent / "shared/data/real-cards")
+    ap.add_argument(
+        "--real-tables", type=int, default=24,
+        help="1600-2048 px photos composed of the real photos, none upscaled",
+    )  # fmt: skip
     ap.add_argument("--phone", type=int, default=4, help="synthetic 4000x3000 photos to time")
     ap.add_argument(
         "--real-phone", action="store_true",
@@ -260,16 +356,27 @@ def main() -> None:
             + ("met" if statistics.median(score.seconds) <= 0.25 else "NOT met")
         )
 
-    if (a.real / "labels.json").exists():
-        first = len(clock.photos)
-        for f in sorted((a.real / "images").glob("*.jpg")):
-            read_upload(reader, clock, f.read_bytes())
-        report("real photos (378-1200 px)", clock, first)
-        if a.real_phone:
-            photos = list(real_at_phone_size(a.real))
-            ratios_to_a_plain_pass(reader, clock, photos, a.threads)
-    else:
+    plain = CardReader(
+        MODELS_DIR, ReaderOptions(int8=False, tiles="never", context=False), threads=a.threads
+    )
+    real = (a.real / "labels.json").exists()
+    if not real:
         print(f"real photos: not found at {a.real}")
+    sets = {
+        "synthetic whole tables (1600-2048 px)": (a.tables > 0, phone_tables(a.tables)),
+        "real photos at their own size (378-1200 px)": (real, real_at_own_size(a.real)),
+        "real photos composed into phone-size tables (1600-2048 px)": (
+            real and a.real_tables > 0,
+            real_tables(a.real, a.real_tables),
+        ),
+        "real photos at phone size (1600-2048 px)": (
+            real and a.real_phone,
+            real_at_phone_size(a.real),
+        ),
+    }
+    for title, (wanted, photos) in sets.items():
+        if wanted:
+            ratios_to_a_plain_pass(reader, plain, clock, title, list(photos))
 
     if a.phone:
         from vision.training.synth.faces import load_deck, load_decks, procedural_deck
