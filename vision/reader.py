@@ -20,10 +20,11 @@ is 13 to 21 cards, and spurious uncertain readings count too, so the app never d
 
 How it reads: the detector (its int8 copy when the folder holds a current one:
 :mod:`vision.detection`) finds printed corner indices (rank + suit, one class) on the whole photo
-letterboxed to 640 px and, for large photos, on overlapping tiles too (a second look for small
-indices); each index is cut from the full-resolution photo and named by the classifier (52 cards +
-"none"); a crop it is unsure of is read again turned by 90, 180 and 270 degrees and the four
-readings are averaged; a reading under 0.97 is weighed with the card face around the index
+letterboxed to 640 px and, for large photos whose indices come out small, on windows around
+them zoomed in (a second look: :mod:`vision.second_look`); each index is cut from the
+full-resolution photo and named by the classifier (52 cards + "none"); a crop it is unsure of
+is read again turned by 90, 180 and 270 degrees and the four readings are averaged; a reading
+under 0.97 is weighed with the card face around the index
 (:mod:`vision.context`: a second small classifier of a crop three times as wide, which tells clubs
 from spades where the index's own suit is a few pixels high). Detections of one identity that are
 plausibly the same physical card (its two corners) are merged, and each card notes the light card
@@ -76,6 +77,7 @@ from vision.evidence import (
     index_redness,
     load_body,
 )
+from vision.second_look import look, plan
 from vision.upload import decode_upload
 
 
@@ -108,10 +110,16 @@ SMALL_INDEX = 16
 under this many pixels (median) at that size."""
 LOOK_AROUND_FROM = 4
 """Fewer first detections than this (a hand's worth) on a photo over 1.6 times the detector's
-size say little of the cards' size or place: the photo gets a second look in tiles. From this
-many on, the indices' size decides (:data:`SMALL_INDEX`), and the second look covers the region
-around them when it is compact. Unless the classifier reads them as cards whose indices are
-large (:data:`FEW_BUT_LARGE`)."""
+size say little of the cards' size: the photo gets a second look, unless the classifier reads
+them as cards whose indices are large (:data:`FEW_BUT_LARGE`). From this many on, the indices'
+size decides (:data:`SMALL_INDEX`)."""
+HINT = 0.1
+"""Least detector score of a small first detection that the second look looks around: the first
+pass often scores an index too small for it under :data:`DETECTOR_CONF` (not reported). Chosen
+on synthetic tables (the model card's HISTORY.md)."""
+UNSURE_HINT = 0.05
+"""Least detector score of a small first detection that the second look looks around too where
+its canvases have room for it."""
 FEW_BUT_LARGE = 24
 """A big photo with fewer than :data:`LOOK_AROUND_FROM` first detections gets no second look
 when those the classifier reads as cards (not ``none``) come out this many pixels or more
@@ -124,6 +132,15 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     xywh = np.c_[boxes[:, :2], boxes[:, 2:] - boxes[:, :2]].tolist()
     keep = cv2.dnn.NMSBoxes(xywh, scores.tolist(), 0.0, iou)
     return [int(i) for i in np.array(keep).flatten()]
+
+
+def _joined(
+    boxes: np.ndarray, scores: np.ndarray, more: np.ndarray, more_scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two passes' boxes and scores, one box kept of those that overlap (non-maximum)."""
+    boxes, scores = np.concatenate([boxes, more]), np.concatenate([scores, more_scores])
+    keep = _nms(boxes, scores, 0.5)
+    return boxes[keep], scores[keep]
 
 
 def starter_index(centers: list[tuple[float, float]], margin: float = 1.6) -> int | None:
@@ -181,7 +198,8 @@ class ReaderOptions:
             least this is dropped, even when a card is likelier.
         turn_below (float): A crop read with a top probability under this is also read turned
             (:meth:`CardReader.classify`).
-        tiles (str): ``"auto"`` (a second look on large photos), ``"always"`` or ``"never"``.
+        tiles (str): ``"auto"`` (a second look on large photos whose indices come out small),
+            ``"always"`` (2x2 tiles on every photo) or ``"never"``.
         context (bool): Weigh unsure readings with the card face around the index when the
             folder holds a context model (``card_context.onnx``, :mod:`vision.context`).
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
@@ -252,13 +270,18 @@ class CardReader:
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ detector
-    def _detect(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Letterbox ``img`` to the model size; return boxes (N, 4) in ``img`` pixels and scores."""
+    def _detect(
+        self, img: np.ndarray, least: float = DETECTOR_CONF
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (N, 4, ``img`` pixels) and scores of ``least`` or more, surest first.
+
+        ``img`` is letterboxed to the model's size.
+        """
         h, w = img.shape[:2]
         x, s, (px, py) = letterbox(img, self.imgsz)
         out = self.det.run(None, {self._det_input: x})[0][0]  # (5, N)
         scores = out[4]
-        k = scores >= DETECTOR_CONF
+        k = scores >= least
         if not k.any():
             return np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)
         cx, cy, bw, bh = out[:4, k]
@@ -282,10 +305,13 @@ class CardReader:
         """Find corner indices; returns boxes (N, 4) x1, y1, x2, y2 in image pixels and scores.
 
         A photo over 1.6 times the model's size whose indices come out under
-        :data:`SMALL_INDEX` px at that size, or fewer than :data:`LOOK_AROUND_FROM` of them,
-        gets a second look: one pass on the region around the first detections when it is
-        compact and they are enough, else 2x2 tiles. Fewer than that many read as cards of
-        :data:`FEW_BUT_LARGE` px or more get none.
+        :data:`SMALL_INDEX` px at that size (median) gets a second look
+        (:func:`vision.second_look.plan`) around its small first detections of :data:`HINT` or
+        more (and, where the look's canvases have room, around those of :data:`UNSURE_HINT` or
+        more). Fewer than :data:`LOOK_AROUND_FROM` first detections say little of the indices'
+        size: those read as cards of :data:`FEW_BUT_LARGE` px or more get no second look, the
+        rest is looked around too. The photo is looked at in 2x2 tiles where there is nothing to
+        look around or the look's windows do not fit its canvases.
 
         Args:
             image (np.ndarray): uint8 BGR photo.
@@ -294,34 +320,42 @@ class CardReader:
                 photo; None: every detection may be print, and few get the second look.
         """
         h, w = image.shape[:2]
-        boxes, scores = self._detect(image)
-        if self.options.tiles == "never":
+        auto = self.options.tiles == "auto" and max(h, w) > 1.6 * self.imgsz
+        found, found_scores = self._detect(image, UNSURE_HINT if auto else DETECTOR_CONF)
+        sure = found_scores >= DETECTOR_CONF
+        boxes, scores = found[sure], found_scores[sure]
+        if self.options.tiles == "always":
+            return self._tiled(image, boxes, scores)
+        if not auto:
             return boxes, scores
-        big = max(h, w) > 1.6 * self.imgsz
-        side = (boxes[:, 2:] - boxes[:, :2]).max(1) if len(boxes) else np.zeros(0)
-        few = len(boxes) < LOOK_AROUND_FROM
-        small = few or float(np.median(side)) * self.imgsz / max(h, w) < SMALL_INDEX
-        if big and few and len(boxes) and cards is not None and self.options.tiles == "auto":
+        at_size = (found[:, 2:] - found[:, :2]).max(1) * self.imgsz / max(h, w)
+        looked_around = (at_size < SMALL_INDEX) & (found_scores >= HINT)
+        if len(boxes) >= LOOK_AROUND_FROM:
+            if float(np.median(at_size[sure])) >= SMALL_INDEX:
+                return boxes, scores
+        elif len(boxes) and cards is not None:
             on_card = cards(boxes)
-            at_size = side[on_card] * self.imgsz / max(h, w)
-            small = not on_card.any() or float(np.median(at_size)) < FEW_BUT_LARGE
-        if not (self.options.tiles == "always" or (big and small)):
-            return boxes, scores
-        regions = self._tiles(h, w)
-        if not few and self.options.tiles != "always":
-            m = 4 * float(np.median(side))
-            x1, y1 = np.maximum(boxes[:, :2].min(0) - m, 0)
-            x2, y2 = np.minimum(boxes[:, 2:].max(0) + m, [w, h])
-            if (x2 - x1) * (y2 - y1) < 0.45 * w * h:
-                regions = [(int(x1), int(y1), int(x2 - x1), int(y2 - y1))]
-        bs, ss = [boxes], [scores]
-        for x, y, tw, th in regions:
+            if on_card.any() and float(np.median(at_size[sure][on_card])) >= FEW_BUT_LARGE:
+                return boxes, scores
+            looked_around[np.flatnonzero(sure)[on_card]] = True
+        unsure = found[(at_size < SMALL_INDEX) & ~looked_around]
+        windows = plan(found[looked_around], (w, h), self.imgsz, unsure)
+        if windows is None:
+            return self._tiled(image, boxes, scores)
+        more, more_scores = look(image, windows, self.imgsz, self._detect)
+        return _joined(boxes, scores, more, more_scores)
+
+    def _tiled(
+        self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The first pass's ``boxes`` and ``scores`` with those found on 2x2 (or 2x1) tiles."""
+        h, w = image.shape[:2]
+        more, more_scores = [], []
+        for x, y, tw, th in self._tiles(h, w):
             b, s = self._detect(image[y : y + th, x : x + tw])
-            bs.append(b + np.array([x, y, x, y], np.float32))
-            ss.append(s)
-        boxes, scores = np.concatenate(bs), np.concatenate(ss)
-        keep = _nms(boxes, scores, 0.5)
-        return boxes[keep], scores[keep]
+            more.append(b + np.array([x, y, x, y], np.float32))
+            more_scores.append(s)
+        return _joined(boxes, scores, np.concatenate(more), np.concatenate(more_scores))
 
     # ------------------------------------------------------------------------------ classifier
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:

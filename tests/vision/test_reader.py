@@ -15,9 +15,6 @@ import pytest
 from vision import CARDS, MODELS_DIR
 from vision.errors import ImageError, NoCardsError, TooManyCardsError
 from vision.reader import (
-    FEW_BUT_LARGE,
-    LOOK_AROUND_FROM,
-    SMALL_INDEX,
     CardReader,
     DetectedCard,
     ReaderOptions,
@@ -129,68 +126,6 @@ def test_unsure_crops_read_the_same_at_every_quarter_turn(decks: list[Deck]) -> 
     single = never.classify(sc.image, boxes), never.classify(turned, turned_boxes)
     assert np.abs(both[0] - both[1]).max() < 0.01
     assert np.abs(single[0] - single[1]).max() > 0.05
-
-
-def detector_calls(
-    index_side: float,
-    photo: tuple[int, int] = (2048, 1536),
-    indices: int = 5,
-    cards: bool | None = None,
-) -> int:
-    """How many detector passes :meth:`CardReader.detect` makes on a photo of ``photo`` pixels
-    whose first pass finds ``indices`` indices ``index_side`` pixels high (at the photo's size),
-    the classifier reading them all as cards or none (``cards``; None: not asked)."""
-    reader = CardReader(MODELS_DIR)
-    calls = []
-
-    def found(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        calls.append(image.shape)
-        boxes = [
-            [300 + 200 * k, 400, 300 + 200 * k + index_side / 2, 400 + index_side]
-            for k in range(indices)
-        ]
-        return np.array(boxes, np.float32).reshape(-1, 4), np.full(indices, 0.9, np.float32)
-
-    reader._detect = found  # type: ignore[method-assign]
-    read = None if cards is None else (lambda boxes: np.full(len(boxes), cards))
-    reader.detect(np.zeros((photo[1], photo[0], 3), np.uint8), read)
-    return len(calls)
-
-
-def test_second_look_only_where_indices_are_small() -> None:
-    """A big photo gets a second detector pass when its indices come out under
-    :data:`SMALL_INDEX` px at the model's 640 px, not when they are larger; a small photo never."""
-    scale = 2048 / 640
-    assert detector_calls(12 * scale) == 2  # one pass on the region around them
-    assert detector_calls((SMALL_INDEX + 2) * scale) == 1
-    assert detector_calls(12, photo=(960, 720)) == 1
-
-
-@pytest.mark.slow
-def test_a_few_first_detections_are_no_region_to_look_around() -> None:
-    """Under :data:`LOOK_AROUND_FROM` first detections on a big photo (readings of print, say),
-    or none, the second look covers the photo in 2x2 tiles, whatever their size; from that many
-    on, their size decides, and the region around them is looked at."""
-    scale = 2048 / 640
-    assert detector_calls(12 * scale, indices=LOOK_AROUND_FROM) == 2
-    assert detector_calls(12 * scale, indices=LOOK_AROUND_FROM - 1) == 1 + 4
-    assert detector_calls(40 * scale, indices=LOOK_AROUND_FROM - 1) == 1 + 4
-    assert detector_calls(40 * scale, indices=LOOK_AROUND_FROM) == 1
-    assert detector_calls(12 * scale, indices=0) == 1 + 4
-    assert detector_calls(12, photo=(960, 720), indices=2) == 1
-
-
-def test_a_few_first_detections_read_as_large_cards_need_no_second_look() -> None:
-    """A photo of one or two cards held close: under :data:`LOOK_AROUND_FROM` first detections
-    that the classifier reads as cards of :data:`FEW_BUT_LARGE` px or more at the model's 640 px
-    get no second look; read as something else (print), or smaller, they get the tiles."""
-    scale = 2048 / 640
-    large, smaller = (FEW_BUT_LARGE + 2) * scale, (FEW_BUT_LARGE - 2) * scale
-    assert detector_calls(large, indices=2, cards=True) == 1
-    assert detector_calls(large, indices=LOOK_AROUND_FROM - 1, cards=True) == 1
-    assert detector_calls(large, indices=2, cards=False) == 1 + 4
-    assert detector_calls(smaller, indices=2, cards=True) == 1 + 4
-    assert detector_calls(12 * scale, indices=0, cards=True) == 1 + 4
 
 
 def test_the_first_detections_read_for_the_second_look_are_not_read_again() -> None:
