@@ -528,7 +528,10 @@ def board_request(
             reply = connection.getresponse()
             answer = reply.read()
             if reply.status != 429:
-                return reply.status, json.loads(answer or b"{}")
+                try:
+                    return reply.status, json.loads(answer or b"{}")
+                except ValueError:  # nginx's own page for a 5xx or a limit
+                    return reply.status, {"error": answer[:200].decode(errors="replace")}
             time.sleep(float(reply.headers.get("Retry-After", 1)))
         finally:
             connection.close()
@@ -618,6 +621,9 @@ def attack(target: Target, name: str, cpus: set[int] | None = None) -> Iterator[
     while attacker in FRAME_POSTERS and tries[1] < 2 and time.monotonic() < warm_by:
         time.sleep(0.2)  # frames read: the workers have loaded the card model
     while attacker is board_keeper and tries[1] < clients:
+        if not all(thread.is_alive() for thread in threads):
+            stop.set()
+            raise RuntimeError("a board keeper stopped before its game was grown")
         time.sleep(0.2)  # every keeper's game grown to its moves
     try:
         yield tries
@@ -819,7 +825,7 @@ def bench(
                 report(f"{name}, under attack: {attack_name}", attacked, args)
                 kept = 100 * attacked.answers_per_s / before.answers_per_s
                 print(f"attack requests    {tries[0]:8d}   ({tries[0] / args.seconds:.1f}/s)")
-                if tries[1] or tries[2]:
+                if ATTACKS[attack_name][0] in FRAME_POSTERS and (tries[1] or tries[2]):
                     print(
                         f"frames read        {tries[1]:8d}   ({tries[1] / args.seconds:.2f}/s;"
                         f" {tries[2]} refused, 429 or 503)"

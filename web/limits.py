@@ -203,8 +203,9 @@ second: 240 a minute)."""
 NEW_GAMES_PER_CLIENT = "30 per hour"
 """Games one client may set up to keep at the table (each a stored row)."""
 GAME_MOVES_PER_CLIENT = "240 per minute"
-"""Moves one client may make on the boards it keeps (each replays the game and stores it): a
-table pegging card by card makes one every few seconds, several boards far fewer than this."""
+"""Moves one client may make on the boards it keeps (each checked on the kept game and stored
+as one row): a table pegging card by card makes one every few seconds, several boards far fewer
+than this."""
 PROOFS_PER_CLIENT = "10 per 10 minutes;50 per day"
 """Proofs of work one client may have let past a spent budget of password checks: what
 stockpiling challenges buys an address (a challenge is good for 10 minutes)."""
