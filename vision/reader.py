@@ -65,7 +65,15 @@ from vision.certainty import (
     likeliest,
 )
 from vision.context import WEIGHED_BELOW, load_context
-from vision.crops import CROP_SCALE, CROP_SIZE, crop_index, crop_probabilities, normalize_crops
+from vision.crops import (
+    CROP_SCALE,
+    CROP_SIZE,
+    SOFTEN_SIGMA,
+    crop_index,
+    crop_probabilities,
+    normalize_crops,
+    soften_crops,
+)
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
 from vision.evidence import (
@@ -204,6 +212,8 @@ class ReaderOptions:
             folder holds a context model (``card_context.onnx``, :mod:`vision.context`).
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
             :mod:`vision.detection`) when the folder holds one made from its float model.
+        soften (float): The Gaussian (crop pixels) the sharp index crops are softened with before
+            they are read and weighed (:data:`vision.crops.SOFTEN_SIGMA`; 0: as cut).
     """
 
     certainty: Certainty | None = None
@@ -213,6 +223,7 @@ class ReaderOptions:
     tiles: Literal["auto", "always", "never"] = "auto"
     context: bool = True
     int8: bool = True
+    soften: float = SOFTEN_SIGMA
 
 
 class CardReader:
@@ -388,12 +399,20 @@ class CardReader:
         return probs
 
     def crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """The uint8 BGR crops (N, S, S, 3) around ``boxes``, as photographed."""
+        """The uint8 BGR crops (N, S, S, 3) around ``boxes``, softened where sharp.
+
+        A crop not blurred already (by :attr:`certainty`'s measure) is softened by
+        :attr:`ReaderOptions.soften` (:func:`vision.crops.soften_crops`).
+        """
         if len(boxes) == 0:
             return np.zeros((0, self.crop_size, self.crop_size, 3), np.uint8)
-        return np.stack(
+        crops = np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
+        sharp = crop_quality(crops)[1] >= self.certainty.blurred_below
+        if sharp.any():
+            crops[sharp] = soften_crops(crops[sharp], self.options.soften)
+        return crops
 
     def _read_crops(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities of crops as given, those under ``turn_below`` read turned too."""
