@@ -20,7 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import crop_index, crop_probabilities, normalize_crops
+from vision.crops import (
+    SOFTEN_SIGMA,
+    crop_index,
+    crop_probabilities,
+    normalize_crops,
+    soften_crops,
+)
 
 CONTEXT_SCALE = 3.0
 """Side of the context crop as a multiple of the longer side of the index box."""
@@ -56,11 +62,18 @@ class ContextModel:
         )
         self._input = self._session.get_inputs()[0].name
 
-    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, C) of the context crops around ``boxes`` on ``image``."""
+    def probabilities(
+        self, image: np.ndarray, boxes: np.ndarray, soften: float = SOFTEN_SIGMA
+    ) -> np.ndarray:
+        """Class probabilities (N, C) of the context crops around ``boxes`` on ``image``.
+
+        Each crop is softened by a Gaussian of ``soften`` crop pixels first
+        (:func:`vision.crops.soften_crops`).
+        """
         crops = np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
+        crops = soften_crops(crops, soften)
         if self.normalize:
             crops = normalize_crops(crops)
         return crop_probabilities(self._session, self._input, crops)

@@ -212,8 +212,9 @@ class ReaderOptions:
             folder holds a context model (``card_context.onnx``, :mod:`vision.context`).
         int8 (bool): Detect with the detector's int8 copy (``index_detector.int8.onnx``,
             :mod:`vision.detection`) when the folder holds one made from its float model.
-        soften (float): The Gaussian (crop pixels) the sharp index crops are softened with before
-            they are read and weighed (:data:`vision.crops.SOFTEN_SIGMA`; 0: as cut).
+        soften (float): The Gaussian (crop pixels) the sharp index crops, and every context
+            crop, are softened with before they are read (:data:`vision.crops.SOFTEN_SIGMA`; 0:
+            as cut).
     """
 
     certainty: Certainty | None = None
@@ -453,7 +454,9 @@ class CardReader:
         context = np.full((len(boxes), len(self.classes)), np.nan, np.float32)
         weighed = np.flatnonzero(probs.max(1) < WEIGHED_BELOW)
         if self.context is not None and len(weighed):
-            context[weighed] = self.context.probabilities(image, boxes[weighed])
+            context[weighed] = self.context.probabilities(
+                image, boxes[weighed], self.options.soften
+            )
         if len(crops) == 0:
             empty = np.zeros(0)
             return CropEvidence(empty, empty, empty, context)
