@@ -59,12 +59,13 @@ STRETCH_MIN_RANGE = 32.0
 
 
 SOFTEN_SIGMA = 0.8
-"""The Gaussian (in crop pixels) the reader softens its sharp index crops with before it reads
-them. A webcam's large, sharpened, speckled indices read better softened: chosen on held-out
-synthetic webcam frames (seed 82, 300 frames: certain wrong cards 37, 32, 31, 29 at 0, 0.5, 0.8,
-1.0, right ones 1,421, 1,418, 1,405, 1,391; the most precision for under one point of recall;
-softening only the crops not blurred already: 30 wrong, 1,412 right), then measured once on the
-real sets (model card, HISTORY "A softened index crop")."""
+"""The Gaussian (in crop pixels) the reader softens its sharp index crops, and the context
+model its crops, with before they are read. A webcam's large, sharpened, speckled indices read
+better softened: chosen on held-out synthetic webcam frames (seed 82, 300 frames: certain wrong
+cards 37, 32, 31, 29 at 0, 0.5, 0.8, 1.0, right ones 1,421, 1,418, 1,405, 1,391; the most
+precision for under one point of recall; softening only the index crops not blurred already: 30
+wrong, 1,412 right; the context crops too: 24, 1,398), then measured once on the real sets
+(model card, HISTORY "A softened index crop")."""
 
 
 def soften_crops(crops: np.ndarray, sigma: float = SOFTEN_SIGMA) -> np.ndarray:
