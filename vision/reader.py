@@ -443,14 +443,22 @@ class CardReader:
             keep &= probs[:, self._none] < self.options.none_above
         return keep
 
-    def evidence(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> CropEvidence:
+    def evidence(
+        self,
+        image: np.ndarray,
+        boxes: np.ndarray,
+        probs: np.ndarray,
+        crops: np.ndarray | None = None,
+    ) -> CropEvidence:
         """What the readings ``probs`` of the crops around ``boxes`` rest on besides probability.
 
         Each crop's clipped share and sharpness (:func:`vision.evidence.crop_quality`) and its
         ink's redness (:func:`vision.evidence.index_redness`); for a reading under
         :data:`vision.context.WEIGHED_BELOW`, the context model's reading of the face around it.
+        ``crops`` are the crops read (:meth:`crops`), cut again when not given.
         """
-        crops = self.crops(image, boxes)
+        if crops is None:
+            crops = self.crops(image, boxes)
         context = np.full((len(boxes), len(self.classes)), np.nan, np.float32)
         weighed = np.flatnonzero(probs.max(1) < WEIGHED_BELOW)
         if self.context is not None and len(weighed):
@@ -493,10 +501,11 @@ class CardReader:
                 return self.on_cards(read)
 
             boxes, det_scores = self.detect(image, cards)
-            probs = self._classify_anew(self.crops(image, boxes), boxes, first)
+            crops = self.crops(image, boxes)
+            probs = self._classify_anew(crops, boxes, first)
             on_card = self.on_cards(probs)  # not a corner index
             boxes, det_scores, probs = boxes[on_card], det_scores[on_card], probs[on_card]
-            evidence = self.evidence(image, boxes, probs)
+            evidence = self.evidence(image, boxes, probs, crops[on_card])
             probs, sure = self.certainty.settle(probs, evidence, self._none)
         cand = []
         # by a detection's box: its likeliest readings, and whether it is read with certainty

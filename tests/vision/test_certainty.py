@@ -70,7 +70,7 @@ def test_a_card_is_certain_when_any_of_its_corners_is(monkeypatch: pytest.Monkey
     scores = np.array([0.9, 0.5], np.float32)
     monkeypatch.setattr(reader, "detect", lambda _img, _cards: (boxes, scores))
     monkeypatch.setattr(reader, "_classify", lambda _crops: probs)
-    monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p: _evidence(2))
+    monkeypatch.setattr(reader, "evidence", lambda _i, _b, _p, _c: _evidence(2))
     monkeypatch.setattr(reader, "certainty", Certainty(0.7))
     (card,) = reader.read(image).cards
     assert (card.card, round(card.confidence, 2), len(card.corners)) == ("5H", 0.6, 2)
