@@ -4,8 +4,8 @@ For choosing between classifiers on synthetic data only (never on the real photo
 validation split of a generated set (``python -m vision.training.synth.generate --val-frac
 1.0``, a seed no classifier was trained on) and prints, for each models folder:
 
-* its stored crops (jittered index crops and hard negatives): top-1 over all classes, over the
-  indices, and over the negatives (``none``);
+* its stored crops (jittered index crops and hard negatives), softened where sharp as the reader
+  softens its crops: top-1 over all classes, over the indices, and over the negatives (``none``);
 * the labelled indices cut from each scene photo under each condition of
   ``benchmarks/vision_robustness.py`` (clean, overexposed x1.6 + 40, Gaussian blur sigma 2,
   dark x0.35; the photo is perturbed, then cropped at the label's box): top-1 through the
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from vision_robustness import CONDITIONS  # noqa: E402
 
 from vision.crops import normalize_crops  # noqa: E402
+from vision.evidence import soften_sharp_crops  # noqa: E402
 from vision.reader import CardReader  # noqa: E402
 from vision.training.synth.generate import scene_image  # noqa: E402
 
@@ -37,9 +38,10 @@ SCENE_CONDITIONS = ("clean", "overexposed", "blur", "dark")
 
 
 def stored_crops(reader: CardReader, data: Path) -> dict[str, float]:
-    """Top-1 on the stored validation crops: all classes, indices, negatives."""
+    """Top-1 on the stored validation crops, softened as served: all classes, indices, negatives."""
     crops = np.load(data / "crops" / "val.npz")
     x, y = crops["x"], crops["y"].astype(int)
+    x = soften_sharp_crops(x, reader.certainty.blurred_below, reader.options.soften)
     if reader.normalize:
         x = normalize_crops(x)
     pred = np.concatenate(

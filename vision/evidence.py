@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision import RANKS, SUITS
-from vision.crops import CROP_SCALE
+from vision.crops import CROP_SCALE, SOFTEN_SIGMA, soften_crops
 from vision.detection import Outline
 
 CLIPPED_LEVEL = 250
@@ -289,6 +289,39 @@ def crop_quality(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return clipped, sharpness
 
 
+def soften_sharp_crops(
+    crops: np.ndarray, blurred_below: float, sigma: float = SOFTEN_SIGMA
+) -> np.ndarray:
+    """The crops as the reader classifies them: those not blurred already softened.
+
+    A crop whose :func:`crop_quality` sharpness is at least ``blurred_below`` is blurred by
+    :func:`vision.crops.soften_crops` (``sigma``); the others are kept as cut. Training softens
+    its crops by the same rule, so that a classifier learns from crops as it is given them.
+
+    Args:
+        crops (np.ndarray): uint8 BGR crops (N, S, S, 3), as cut.
+        blurred_below (float): The certainty's blurred bar
+            (:attr:`vision.certainty.Certainty.blurred_below`).
+        sigma (float): The softening Gaussian, crop pixels (0: none).
+
+    Returns:
+        (np.ndarray): A new array, the same shape.
+
+    Examples:
+        >>> edge = np.zeros((1, 16, 16, 3), np.uint8); edge[0, :, 8:] = 255
+        >>> soft = cv2.GaussianBlur(edge[0], (0, 0), 2.0)[None]
+        >>> both = np.concatenate([edge, soft])
+        >>> served = soften_sharp_crops(both, crop_quality(both)[1].mean())
+        >>> bool((served[0] != edge[0]).any()), bool((served[1] == soft[0]).all())
+        (True, True)
+    """
+    crops = crops.copy()
+    sharp = crop_quality(crops)[1] >= blurred_below
+    if sharp.any():
+        crops[sharp] = soften_crops(crops[sharp], sigma)
+    return crops
+
+
 @dataclass(frozen=True)
 class FrameColour:
     """How much colour, black and light a whole photo shows (:func:`frame_colour`).
@@ -408,4 +441,5 @@ __all__ = [
     "load_body",
     "paper_balanced",
     "reddest_blob",
+    "soften_sharp_crops",
 ]

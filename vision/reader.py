@@ -72,7 +72,6 @@ from vision.crops import (
     crop_index,
     crop_probabilities,
     normalize_crops,
-    soften_crops,
 )
 from vision.detection import DetectedCard, letterbox, load_detector
 from vision.errors import NoCardsError, TooManyCardsError
@@ -84,6 +83,7 @@ from vision.evidence import (
     frame_colour,
     index_redness,
     load_body,
+    soften_sharp_crops,
 )
 from vision.second_look import look, plan
 from vision.upload import decode_upload
@@ -403,17 +403,14 @@ class CardReader:
         """The uint8 BGR crops (N, S, S, 3) around ``boxes``, softened where sharp.
 
         A crop not blurred already (by :attr:`certainty`'s measure) is softened by
-        :attr:`ReaderOptions.soften` (:func:`vision.crops.soften_crops`).
+        :attr:`ReaderOptions.soften` (:func:`vision.evidence.soften_sharp_crops`).
         """
         if len(boxes) == 0:
             return np.zeros((0, self.crop_size, self.crop_size, 3), np.uint8)
         crops = np.stack(
             [crop_index(image, tuple(b), self.crop_size, self.crop_scale) for b in boxes]
         )
-        sharp = crop_quality(crops)[1] >= self.certainty.blurred_below
-        if sharp.any():
-            crops[sharp] = soften_crops(crops[sharp], self.options.soften)
-        return crops
+        return soften_sharp_crops(crops, self.certainty.blurred_below, self.options.soften)
 
     def _read_crops(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities of crops as given, those under ``turn_below`` read turned too."""

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision import MODELS_DIR, REPO_ROOT
+from vision.certainty import SERVING_CERTAINTY
 from vision.crops import CROP_SCALE, CROP_SIZE, normalize_crops
 from vision.detection import DET_ONNX
+from vision.evidence import soften_sharp_crops
 from vision.training.detector_init import (
     calibration_photos,
     detector_from_onnx,
@@ -337,6 +339,7 @@ def train_classifier(
     normalize: bool = False,
     hard_light: float = 0.0,
     crop_scale: float = CROP_SCALE,
+    soften: float = 0.0,
 ) -> Path:
     """Train the crop classifier on ``data/crops/{train,val}.npz`` and export ONNX.
 
@@ -363,6 +366,9 @@ def train_classifier(
             generator's own effects (:func:`_hard_light`), before the other augmentation.
         crop_scale (float): The scale the crops were cut at (recorded in the model's JSON,
             which the reader cuts by).
+        soften (float): Soften the crops not blurred already by this Gaussian (crop pixels),
+            by the reader's rule (:func:`vision.evidence.soften_sharp_crops` at the serving
+            certainty's blurred bar), before training and validating; 0: as generated.
 
     Returns:
         (Path): The exported ONNX file.
@@ -385,6 +391,9 @@ def train_classifier(
         }
         for split in ("train", "val")
     )
+    if soften > 0:
+        bar = SERVING_CERTAINTY.blurred_below
+        tr["x"], va["x"] = (soften_sharp_crops(d["x"], bar, soften) for d in (tr, va))
     to_t = lambda a: torch.from_numpy(a).permute(0, 3, 1, 2).contiguous()  # noqa: E731
     xtr, ytr = to_t(tr["x"]).to(device), torch.from_numpy(tr["y"].astype(np.int64)).to(device)
     xva, yva = to_t(va["x"]).to(device), torch.from_numpy(va["y"].astype(np.int64)).to(device)
@@ -456,6 +465,8 @@ def train_classifier(
             break
     model.load_state_dict(torch.load(run / "best.pt", map_location=device))
     info = {"val_acc": best, "width": width, "normalize": normalize, "crop_scale": crop_scale}
+    if soften > 0:
+        info["trained_softened"] = soften
     return export_classifier(model.cpu(), models_dir, info)
 
 
@@ -551,6 +562,13 @@ def main() -> None:
         help="the scale the crops were cut at, recorded in the model's JSON (the context "
         "model's crops: 3.0, vision.training.context_crops)",
     )
+    ap.add_argument(
+        "--cls-soften",
+        type=float,
+        default=0.0,
+        help="soften the crops not blurred already by this Gaussian, as the reader does "
+        "(vision.crops.SOFTEN_SIGMA is the reader's)",
+    )
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--project", type=Path, default=RUNS)
@@ -570,6 +588,7 @@ def main() -> None:
             normalize=a.cls_normalize,
             hard_light=a.cls_hard_light,
             crop_scale=a.cls_crop_scale,
+            soften=a.cls_soften,
             models_dir=a.models,
             project=a.project,
         )

@@ -84,6 +84,36 @@ def test_a_resumed_classifier_run_keeps_its_time_budget(tmp_path: Path, proc_fac
     assert torch.load(checkpoint, weights_only=False)["epoch"] == 1
 
 
+@pytest.mark.slow
+def test_a_classifier_trained_softened_learns_from_crops_as_the_reader_gives_them(
+    tmp_path: Path, proc_faces: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``soften``: the training and validation crops go through the reader's softening rule
+    (at the serving certainty's blurred bar) before training, and the model's JSON says so."""
+    import vision.training.train as train
+    from vision.certainty import SERVING_CERTAINTY
+    from vision.evidence import soften_sharp_crops
+
+    data = tmp_path / "data"
+    generate(data, n=4, seed=3, val_frac=0.25, workers=1, face_root=proc_faces)
+    given: list[tuple[int, float, float]] = []
+
+    def spy(crops: np.ndarray, blurred_below: float, sigma: float) -> np.ndarray:
+        given.append((len(crops), blurred_below, sigma))
+        return soften_sharp_crops(crops, blurred_below, sigma)
+
+    monkeypatch.setattr(train, "soften_sharp_crops", spy)
+    models = tmp_path / "models"
+    train_classifier(
+        data, epochs=1, batch=64, models_dir=models, project=tmp_path / "runs", width=8,
+        soften=0.8,
+    )  # fmt: skip
+    sizes = [len(np.load(data / "crops" / f"{s}.npz")["y"]) for s in ("train", "val")]
+    bar = SERVING_CERTAINTY.blurred_below
+    assert given == [(sizes[0], bar, 0.8), (sizes[1], bar, 0.8)]
+    assert json.loads((models / "card_classifier.json").read_text())["trained_softened"] == 0.8
+
+
 def test_fine_tuning_starts_from_the_shipped_classifier() -> None:
     """The exported classifier's weights load back into the network and give its logits."""
     import onnxruntime as ort
