@@ -11,7 +11,8 @@ asked about; split by whether the reader found the card's face (its body) or not
 
 Every rule decides on one reading of each frame, whose cards read on one card's face get that
 face as ``--faces-of`` hands them out (:attr:`vision.certainty.Corroboration.shared_faces`;
-default: the strict rule's); a rule's own figures are those of ``--faces-of`` itself.
+default: the strict rule's); a rule's own figures are those of ``--faces-of`` itself. Each rule's
+cards are then held to one deck (:func:`vision.certainty.one_deck`), as the reader holds them.
 
 Usage:
     python benchmarks/webcam.py datasets/webcam71 [datasets/webcam72 ...] [--limit N]
@@ -43,6 +44,7 @@ from vision.certainty import (  # noqa: E402
     NO_CORROBORATION,
     STRICT_CORROBORATION,
     Corroboration,
+    one_deck,
 )
 from vision.detection import DetectedCard  # noqa: E402
 from vision.evidence import BodyModel, BodyReading  # noqa: E402
@@ -173,7 +175,8 @@ def run(
                 if isinstance(reader.body, _Memo):
                     reader.body.memo.clear()
                 for name, rule in rules.items():
-                    cards = args[1] if rule == NO_CORROBORATION else corroborated(*args, rule)
+                    decided = args[1] if rule == NO_CORROBORATION else corroborated(*args, rule)
+                    cards = one_deck(decided)
                     certain = Counter(c.card for c in cards if not c.uncertain)
                     tallies[name]["all"].right_visible += sum((certain & visible).values())
                     for card in cards:

@@ -16,6 +16,8 @@ before decided:
    not name another card and its ink is of its suit's colour; where it is read at low
    resolution (small soft indices, a washed-out photo, one card's face shared), only when its
    body agrees. A number card unsure at its index is certain when its body names the same card.
+4. **One deck** (:func:`one_deck`): a card stated certain more than once is asked about each
+   time (a cribbage deal is one deck, so at least one of them is misread).
 
 Everything not certain is asked about, with the identities the evidence found likely
 (:func:`likeliest`). How each threshold was chosen: ``models/README.md``.
@@ -24,6 +26,7 @@ Everything not certain is asked about, with the identities the evidence found li
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -570,3 +573,26 @@ photo (saturation under 30, darkest 1 % over 50, median grey under 200); a black
 whose ink is red (over 0.1: its body's pips, else the suit symbol at every corner read) is a
 question. It costs recall on ordinary photos. Model card: "Reading: a card's body as evidence"
 and "The ink's colour"."""
+
+
+def one_deck(cards: Sequence[DetectedCard]) -> list[DetectedCard]:
+    """``cards`` as one deck allows: a card certain more than once is asked about each time.
+
+    One deck holds one of each card, so two certain readings of one card are at least one
+    misreading, and nothing on the photo says which: both are questions, with what else each
+    may be (:attr:`DetectedCard.choices`). Uncertain cards are left as they are.
+
+    Examples:
+        >>> box = (0.0, 0.0, 10.0, 10.0)
+        >>> cards = [DetectedCard("QS", 0.97, box), DetectedCard("QS", 0.83, box),
+        ...          DetectedCard("5H", 0.99, box), DetectedCard("5H", 0.4, box, True)]
+        >>> [(c.card, c.uncertain) for c in one_deck(cards)]
+        [('QS', True), ('QS', True), ('5H', False), ('5H', True)]
+    """
+    certain = Counter(card.card for card in cards if not card.uncertain)
+    return [
+        dataclasses.replace(card, uncertain=True)
+        if not card.uncertain and certain[card.card] > 1
+        else card
+        for card in cards
+    ]

@@ -63,6 +63,7 @@ from vision.certainty import (
     Certainty,
     Corroboration,
     likeliest,
+    one_deck,
 )
 from vision.context import WEIGHED_BELOW, load_context
 from vision.crops import (
@@ -532,6 +533,7 @@ class CardReader:
         out = with_bodies(image, out, scale, one_card=read_as_one, shared_faces=rule.shared_faces)
         if rule != NO_CORROBORATION:
             out = self.corroborated(image, out, scale, rows, probs, evidence, rule)
+        out = one_deck(out)
         out.sort(key=lambda c: (c.center[0], c.center[1]))
         st = starter_index([c.position for c in out])
         h, w = image.shape[:2]
