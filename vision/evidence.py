@@ -305,7 +305,8 @@ def soften_sharp_crops(
         sigma (float): The softening Gaussian, crop pixels (0: none).
 
     Returns:
-        (np.ndarray): A new array, the same shape.
+        (np.ndarray): The crops softened where sharp (a new array), or ``crops`` itself when
+            none is to be softened.
 
     Examples:
         >>> edge = np.zeros((1, 16, 16, 3), np.uint8); edge[0, :, 8:] = 255
@@ -315,11 +316,14 @@ def soften_sharp_crops(
         >>> bool((served[0] != edge[0]).any()), bool((served[1] == soft[0]).all())
         (True, True)
     """
-    crops = crops.copy()
+    if sigma <= 0 or len(crops) == 0:
+        return crops
     sharp = crop_quality(crops)[1] >= blurred_below
-    if sharp.any():
-        crops[sharp] = soften_crops(crops[sharp], sigma)
-    return crops
+    if not sharp.any():
+        return crops
+    served = crops.copy()
+    served[sharp] = soften_crops(crops[sharp], sigma)
+    return served
 
 
 @dataclass(frozen=True)
